@@ -1,0 +1,67 @@
+// The schedule file format (schema_version 1). Validated with the standalone `typebox` 1.x
+// package: these files are read outside any Elysia route, and typebox 1.x reports errors with
+// an instancePath into the JSON, which is what an operator needs to find a typo.
+import Type from 'typebox'
+
+export const SCHEDULE_SCHEMA_VERSION = 1
+
+const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description: 'local wall time HH:MM, 24:00 = end of day' })
+const LocalDate = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'local calendar date YYYY-MM-DD' })
+const DATE_KEY = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
+const Name = Type.String({ minLength: 1, maxLength: 200 })
+
+/** One trading segment [start, end) in exchange-local wall time. */
+const Segment = Type.Tuple([LocalTime, LocalTime])
+const Segments = Type.Array(Segment, { maxItems: 8 })
+
+const Weekly = Type.Object(
+  { mon: Segments, tue: Segments, wed: Segments, thu: Segments, fri: Segments, sat: Segments, sun: Segments },
+  { additionalProperties: false },
+)
+
+const Season = Type.Object(
+  { from: LocalDate, to: LocalDate, name: Name, weekly: Weekly },
+  { additionalProperties: false, description: 'replaces the weekly template for dates from..to inclusive' },
+)
+
+const Source = Type.Object(
+  {
+    covers: Type.String({ minLength: 1, maxLength: 200 }),
+    publisher: Type.String({ minLength: 1, maxLength: 200 }),
+    url: Type.Optional(Type.String({ pattern: '^https?://' })),
+    note: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+)
+
+const dateMap = <T extends Type.TSchema>(value: T) =>
+  Type.Record(Type.String({ pattern: DATE_KEY }), value, { additionalProperties: false })
+
+export const ScheduleFileSchema = Type.Object(
+  {
+    schema_version: Type.Literal(SCHEDULE_SCHEMA_VERSION),
+    data_version: Type.String({ pattern: '^[0-9]{4}\\.[0-9]{1,2}\\.[0-9]+$', description: 'content version, bumped on every edit' }),
+    mic: Type.String({ pattern: '^[A-Z0-9]{4}$' }),
+    name: Name,
+    country: Type.String({ pattern: '^[A-Z]{2}$' }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+    timezone: Type.String({ minLength: 1 }),
+    sameAs: Type.String({ pattern: '^https://' }),
+    always_open: Type.Boolean({ description: '24/7 venue: never closes, has no holidays and no coverage horizon' }),
+    coverage: Type.Optional(Type.Object({ from: LocalDate, to: LocalDate }, { additionalProperties: false })),
+    sources: Type.Array(Source, { minItems: 1 }),
+    notes: Type.Optional(Type.String({ maxLength: 4000 })),
+    weekly: Weekly,
+    seasons: Type.Optional(Type.Array(Season)),
+    holidays: dateMap(Name),
+    early_closes: dateMap(Type.Object({ close: LocalTime, name: Name }, { additionalProperties: false })),
+    late_opens: dateMap(Type.Object({ open: LocalTime, name: Name }, { additionalProperties: false })),
+    special_sessions: dateMap(Type.Object({ segments: Segments, name: Name }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+)
+
+export type ScheduleFile = Type.Static<typeof ScheduleFileSchema>
+export type WeeklyTemplate = Type.Static<typeof Weekly>
+export type SegmentTuple = Type.Static<typeof Segment>
+export const WEEKDAY_KEYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const

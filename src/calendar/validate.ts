@@ -1,0 +1,167 @@
+// Schema plus semantic validation of one schedule file. Pure: text in, a typed file or a list
+// of problems (JSON pointer path + reason) out. Used by the loader, hot reload and the CLI.
+import Value from 'typebox/value'
+import { ScheduleFileSchema, WEEKDAY_KEYS, type ScheduleFile, type SegmentTuple, type WeeklyTemplate } from './schema'
+import { dayNumber, isKnownTimeZone, parseLocalTime, weekdayOfDayNumber } from './zone'
+
+export interface ValidationProblem {
+  path: string
+  reason: string
+}
+
+export type ValidationResult = { ok: true; file: ScheduleFile } | { ok: false; problems: ValidationProblem[] }
+
+const MAX_PROBLEMS = 50
+
+export function validateScheduleText(text: string, expectedMic?: string): ValidationResult {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    return { ok: false, problems: [{ path: '', reason: `invalid JSON: ${(error as Error).message}` }] }
+  }
+  return validateSchedule(parsed, expectedMic)
+}
+
+export function validateSchedule(value: unknown, expectedMic?: string): ValidationResult {
+  if (!Value.Check(ScheduleFileSchema, value)) {
+    const problems = [...Value.Errors(ScheduleFileSchema, value)]
+      .filter((error) => error.keyword !== 'boolean')
+      .slice(0, MAX_PROBLEMS)
+      .map((error) => ({ path: error.instancePath || '/', reason: error.message }))
+    return { ok: false, problems }
+  }
+  const file = value as ScheduleFile
+  const problems = semanticProblems(file, expectedMic)
+  return problems.length ? { ok: false, problems: problems.slice(0, MAX_PROBLEMS) } : { ok: true, file }
+}
+
+function semanticProblems(file: ScheduleFile, expectedMic?: string): ValidationProblem[] {
+  const problems: ValidationProblem[] = []
+  const add = (path: string, reason: string) => problems.push({ path, reason })
+
+  if (expectedMic !== undefined && file.mic !== expectedMic) add('/mic', `mic ${file.mic} does not match the file name ${expectedMic}.json`)
+  if (!isKnownTimeZone(file.timezone)) add('/timezone', `time zone "${file.timezone}" is not known to Intl`)
+
+  checkWeekly(file.weekly, '/weekly', add)
+
+  if (file.always_open) {
+    checkAlwaysOpen(file, add)
+    return problems
+  }
+
+  if (!file.coverage) {
+    add('/coverage', 'coverage is required unless always_open is true')
+    return problems
+  }
+  const from = dayNumber(file.coverage.from)
+  const to = dayNumber(file.coverage.to)
+  if (Number.isNaN(from)) add('/coverage/from', `${file.coverage.from} is not a calendar date`)
+  if (Number.isNaN(to)) add('/coverage/to', `${file.coverage.to} is not a calendar date`)
+  if (from > to) add('/coverage', 'coverage.from is after coverage.to')
+  const inCoverage = (day: number) => day >= from && day <= to
+
+  const seasonOf = checkSeasons(file, inCoverage, add)
+  const templateFor = (day: number): SegmentTuple[] => {
+    const weekly = seasonOf(day) ?? file.weekly
+    return weekly[WEEKDAY_KEYS[weekdayOfDayNumber(day)]!]
+  }
+
+  const seenIn = new Map<string, string>()
+  const checkDate = (map: string, date: string): number => {
+    const path = `/${map}/${date}`
+    const day = dayNumber(date)
+    if (Number.isNaN(day)) {
+      add(path, `${date} is not a calendar date`)
+      return day
+    }
+    if (!inCoverage(day)) add(path, `${date} is outside coverage ${file.coverage!.from}..${file.coverage!.to}`)
+    const other = seenIn.get(date)
+    if (other) add(path, `${date} is also listed in ${other}; a date may appear in one of holidays, early_closes, late_opens, special_sessions`)
+    else seenIn.set(date, map)
+    return day
+  }
+
+  for (const date of Object.keys(file.holidays)) checkDate('holidays', date)
+
+  for (const [date, entry] of Object.entries(file.early_closes)) {
+    const day = checkDate('early_closes', date)
+    if (Number.isNaN(day)) continue
+    const segments = templateFor(day)
+    const close = parseLocalTime(entry.close)
+    const first = segments[0]
+    const last = segments[segments.length - 1]
+    if (!first || !last) add(`/early_closes/${date}`, `${date} has no regular session to close early (use special_sessions)`)
+    else if (!(close > parseLocalTime(first[0]) && close < parseLocalTime(last[1])))
+      add(`/early_closes/${date}/close`, `early close ${entry.close} is not inside the regular session ${first[0]}-${last[1]}`)
+  }
+
+  for (const [date, entry] of Object.entries(file.late_opens)) {
+    const day = checkDate('late_opens', date)
+    if (Number.isNaN(day)) continue
+    const segments = templateFor(day)
+    const open = parseLocalTime(entry.open)
+    const first = segments[0]
+    const last = segments[segments.length - 1]
+    if (!first || !last) add(`/late_opens/${date}`, `${date} has no regular session to open late (use special_sessions)`)
+    else if (!(open > parseLocalTime(first[0]) && open < parseLocalTime(last[1])))
+      add(`/late_opens/${date}/open`, `late open ${entry.open} is not inside the regular session ${first[0]}-${last[1]}`)
+  }
+
+  for (const [date, entry] of Object.entries(file.special_sessions)) {
+    checkDate('special_sessions', date)
+    checkSegments(entry.segments, `/special_sessions/${date}/segments`, add)
+  }
+  return problems
+}
+
+type Add = (path: string, reason: string) => void
+
+function checkSegments(segments: SegmentTuple[], path: string, add: Add): void {
+  let previousEnd = -1
+  segments.forEach(([startText, endText], index) => {
+    const start = parseLocalTime(startText)
+    const end = parseLocalTime(endText)
+    if (start === 24 * 60) add(`${path}/${index}/0`, 'a segment cannot start at 24:00')
+    if (!(start < end)) add(`${path}/${index}`, `segment ${startText}-${endText} does not end after it starts`)
+    if (start <= previousEnd) add(`${path}/${index}`, `segment ${startText}-${endText} overlaps or touches the previous one; list segments in order with a gap between them`)
+    previousEnd = end
+  })
+}
+
+function checkWeekly(weekly: WeeklyTemplate, path: string, add: Add): void {
+  for (const key of WEEKDAY_KEYS) checkSegments(weekly[key], `${path}/${key}`, add)
+}
+
+function checkAlwaysOpen(file: ScheduleFile, add: Add): void {
+  for (const key of WEEKDAY_KEYS) {
+    const segments = file.weekly[key]
+    if (segments.length !== 1 || segments[0]![0] !== '00:00' || segments[0]![1] !== '24:00')
+      add(`/weekly/${key}`, 'an always_open venue trades 00:00-24:00 every day')
+  }
+  if (file.coverage) add('/coverage', 'an always_open venue has no coverage horizon; remove coverage')
+  if (file.seasons?.length) add('/seasons', 'an always_open venue has no seasons')
+  for (const map of ['holidays', 'early_closes', 'late_opens', 'special_sessions'] as const) {
+    if (Object.keys(file[map]).length) add(`/${map}`, `an always_open venue has no ${map}`)
+  }
+}
+
+/** Validates seasons and returns a lookup from day number to the season's weekly template. */
+function checkSeasons(file: ScheduleFile, inCoverage: (day: number) => boolean, add: Add): (day: number) => WeeklyTemplate | undefined {
+  const ranges: { from: number; to: number; weekly: WeeklyTemplate }[] = []
+  ;(file.seasons ?? []).forEach((season, index) => {
+    const path = `/seasons/${index}`
+    const from = dayNumber(season.from)
+    const to = dayNumber(season.to)
+    if (Number.isNaN(from)) add(`${path}/from`, `${season.from} is not a calendar date`)
+    if (Number.isNaN(to)) add(`${path}/to`, `${season.to} is not a calendar date`)
+    if (from > to) add(path, 'season.from is after season.to')
+    if (!inCoverage(from) || !inCoverage(to)) add(path, `season ${season.from}..${season.to} is not inside coverage`)
+    for (const other of ranges) {
+      if (from <= other.to && to >= other.from) add(path, `season ${season.from}..${season.to} overlaps another season`)
+    }
+    checkWeekly(season.weekly, `${path}/weekly`, add)
+    ranges.push({ from, to, weekly: season.weekly })
+  })
+  return (day) => ranges.find((range) => day >= range.from && day <= range.to)?.weekly
+}
