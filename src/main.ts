@@ -1,5 +1,89 @@
-// Entry point (temporary minimal dispatcher; the service start comes with the foundation).
+// The only place that reads the environment, opens files, starts timers and listens.
+// `openbell` serves; `openbell keys|calendars …` are operator commands using the same code.
+import { loadConfig, ConfigError, type Config } from './config'
+import { createLogger, type Logger } from './log'
+import { systemClock } from './clock'
+import { openDatabase } from './store/database'
+import { applyMigrations, MigrationError } from './store/migrate'
+import { MIGRATIONS } from './store/migrations'
+import { loadSigner } from './crypto/key-file'
+import { sqliteAccountStore } from './accounts/store'
+import { buildApp } from './app'
 import { runCalendarsCommand } from './cli/calendars'
+import { runKeysCommand } from './cli/keys'
+import type { AppDeps } from './deps'
+
+// Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
 process.env.TZ = 'UTC'
-const [command, ...rest] = process.argv.slice(2)
-if (command === 'calendars') process.exit(runCalendarsCommand(rest, process.env.SCHEDULES_DIR ?? 'schedules'))
+
+function configOrExit(): Config {
+  try {
+    return loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`configuration error: ${error.message}`)
+      process.exit(2)
+    }
+    throw error
+  }
+}
+
+function openStore(config: Config, log: Logger) {
+  try {
+    const db = openDatabase(config.databasePath)
+    const applied = applyMigrations(db, MIGRATIONS)
+    if (applied.length) log.info('database migrated', { path: config.databasePath, applied })
+    return db
+  } catch (error) {
+    log.error('cannot open the database; not starting', { path: config.databasePath, error: (error as Error).message })
+    process.exit(error instanceof MigrationError ? 3 : 1)
+  }
+}
+
+async function serve(): Promise<void> {
+  const config = configOrExit()
+  const log = createLogger(config.logLevel)
+  const db = openStore(config, log)
+  const signer = loadSigner(config, new Date(systemClock.now()), log)
+  const deps: AppDeps = {
+    config,
+    clock: systemClock,
+    log,
+    signer,
+    accounts: sqliteAccountStore(db),
+    healthExtras: [],
+  }
+  const app = buildApp(deps).listen({ port: config.port, hostname: config.host })
+  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, issuer: config.issuer, signer: signer.online ? 'online' : 'offline' })
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log.info('shutting down', { signal })
+    // Stop accepting; in-flight requests finish before stop() resolves.
+    await app.stop()
+    db.close()
+    log.info('stopped')
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv
+  if (command === undefined || command === 'serve') return serve()
+  if (command === 'calendars') process.exit(runCalendarsCommand(rest, configOrExit().schedulesDir))
+  if (command === 'keys') {
+    const config = configOrExit()
+    const db = openStore(config, createLogger('warn'))
+    const code = await runKeysCommand(rest, sqliteAccountStore(db), new Date(), (line) => console.log(line))
+    db.close()
+    process.exit(code)
+  }
+  console.error('usage: openbell [serve] | keys … | calendars check [dir]')
+  process.exit(2)
+}
+
+await main(process.argv.slice(2))

@@ -1,0 +1,77 @@
+// SQL for API keys. Only the SHA-256 of a key is stored, never the key.
+import type { Database } from 'bun:sqlite'
+import type { AccountStatus, KeyClass, Plan } from './plans'
+
+export const ACCOUNTS_SCHEMA_V1 = `
+CREATE TABLE api_keys (
+  id INTEGER PRIMARY KEY,
+  key_hash TEXT NOT NULL UNIQUE CHECK (length(key_hash) = 64),
+  key_prefix TEXT NOT NULL,
+  class TEXT NOT NULL CHECK (class IN ('free', 'sandbox', 'credit', 'paid')),
+  plan TEXT NOT NULL CHECK (plan IN ('free', 'sandbox', 'builder', 'pro', 'evidence_starter', 'evidence')),
+  status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'suspended', 'cancelled')),
+  created_at TEXT NOT NULL,
+  expires_at TEXT,
+  calls_remaining INTEGER,
+  agent_id TEXT,
+  email TEXT,
+  credit_balance INTEGER NOT NULL DEFAULT 0 CHECK (credit_balance >= 0)
+);
+CREATE INDEX api_keys_prefix ON api_keys (key_prefix);
+CREATE INDEX api_keys_agent ON api_keys (agent_id) WHERE agent_id IS NOT NULL;
+`
+
+export interface AccountRow {
+  id: number
+  key_hash: string
+  key_prefix: string
+  class: KeyClass
+  plan: Plan
+  status: AccountStatus
+  created_at: string
+  expires_at: string | null
+  calls_remaining: number | null
+  agent_id: string | null
+  email: string | null
+  credit_balance: number
+}
+
+export type NewAccount = Omit<AccountRow, 'id' | 'status' | 'credit_balance'> & { credit_balance?: number }
+
+/** Async so that a networked database can stand behind the same interface. */
+export interface AccountStore {
+  insert(account: NewAccount): Promise<AccountRow>
+  findByHash(keyHash: string): Promise<AccountRow | null>
+  findByPrefix(prefix: string): Promise<AccountRow[]>
+  list(): Promise<AccountRow[]>
+  setStatus(id: number, status: AccountStatus): Promise<void>
+}
+
+export function sqliteAccountStore(db: Database): AccountStore {
+  const insert = db.query(
+    `INSERT INTO api_keys (key_hash, key_prefix, class, plan, created_at, expires_at, calls_remaining, agent_id, email, credit_balance)
+     VALUES ($key_hash, $key_prefix, $class, $plan, $created_at, $expires_at, $calls_remaining, $agent_id, $email, $credit_balance)
+     RETURNING *`,
+  )
+  const byHash = db.query('SELECT * FROM api_keys WHERE key_hash = ?')
+  const byPrefix = db.query(`SELECT * FROM api_keys WHERE key_prefix LIKE ? ESCAPE '\\' ORDER BY id`)
+  const all = db.query('SELECT * FROM api_keys ORDER BY id')
+  const setStatus = db.query('UPDATE api_keys SET status = ? WHERE id = ?')
+  return {
+    async insert(account) {
+      return insert.get({ ...account, credit_balance: account.credit_balance ?? 0 } as Record<string, string | number | null>) as AccountRow
+    },
+    async findByHash(keyHash) {
+      return (byHash.get(keyHash) as AccountRow | null) ?? null
+    },
+    async findByPrefix(prefix) {
+      return byPrefix.all(prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as AccountRow[]
+    },
+    async list() {
+      return all.all() as AccountRow[]
+    },
+    async setStatus(id, status) {
+      setStatus.run(status, id)
+    },
+  }
+}

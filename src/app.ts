@@ -1,0 +1,39 @@
+// Composes the HTTP app from its parts. No environment, files, timers or listening here:
+// main.ts does those, and tests call buildApp with fakes.
+import { Elysia } from 'elysia'
+import { swagger } from '@elysiajs/swagger'
+import type { AppDeps } from './deps'
+import { httpPlugin } from './http/plugin'
+import { keyRoutes } from './discovery/routes/keys'
+import { healthRoutes } from './discovery/routes/health'
+
+export const API_VERSION = '5.0.0'
+
+export function buildApp(deps: AppDeps) {
+  let routes: () => readonly { method: string; path: string }[] = () => []
+  const app = new Elysia({ name: 'openbell' })
+    .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes() }))
+    .use(
+      swagger({
+        path: '/docs',
+        specPath: '/openapi.json',
+        exclude: ['/docs', '/openapi.json'],
+        documentation: {
+          info: {
+            title: 'openbell',
+            version: API_VERSION,
+            description: 'Signed market-state receipts (Ed25519) and a checkpoint witness. Fail-closed: UNKNOWN means treat the market as CLOSED.',
+          },
+          tags: [
+            { name: 'discovery', description: 'Keys, health and public descriptions' },
+          ],
+        },
+      }),
+    )
+    .use(keyRoutes(deps))
+    .use(healthRoutes(deps))
+  routes = () => app.routes
+  return app
+}
+
+export type App = ReturnType<typeof buildApp>

@@ -1,0 +1,126 @@
+// Configuration: read the environment once, validate every value (typebox 1.x), and refuse to
+// start with a message naming the variable when one is bad. The variable table below is the
+// single source for defaults and descriptions; the README's table is checked against it.
+import Type, { type TSchema } from 'typebox'
+import Value from 'typebox/value'
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`${variable}: ${detail}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type Kind = 'string' | 'integer' | 'boolean'
+
+interface VariableSpec {
+  kind: Kind
+  /** Default as the operator would write it; undefined = unset unless given. */
+  default?: string
+  doc: string
+  schema: TSchema
+}
+
+const isoInstant = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?Z$' })
+
+export const CONFIG_VARIABLES = {
+  PORT: { kind: 'integer', default: '8080', doc: 'TCP port to listen on', schema: Type.Integer({ minimum: 1, maximum: 65535 }) },
+  HOST: { kind: 'string', default: '0.0.0.0', doc: 'address to bind', schema: Type.String({ minLength: 1 }) },
+  DATA_DIR: { kind: 'string', default: './data', doc: 'directory for the database and the generated signing key', schema: Type.String({ minLength: 1 }) },
+  DATABASE_PATH: { kind: 'string', doc: 'SQLite file (WAL mode); default `<DATA_DIR>/openbell.sqlite`', schema: Type.String({ minLength: 1 }) },
+  SIGNING_KEY: { kind: 'string', doc: 'Ed25519 private seed, 64 hex characters; exclusive with SIGNING_KEY_FILE', schema: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }) },
+  SIGNING_KEY_FILE: { kind: 'string', doc: 'file holding the hex seed; when set and unreadable the signer is offline (never regenerated). Default: `<DATA_DIR>/signing-key.hex`, generated on first start', schema: Type.String({ minLength: 1 }) },
+  PUBLIC_KEY_ID: { kind: 'string', doc: 'key id put in receipts; default `key_<year>_v1` (year the key was generated)', schema: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }) },
+  KEY_VALID_FROM: { kind: 'string', doc: 'ISO instant the key became valid; default: when it was generated', schema: isoInstant },
+  KEY_VALID_UNTIL: { kind: 'string', doc: 'ISO instant of a scheduled rotation; default none (null)', schema: isoInstant },
+  ISSUER: { kind: 'string', default: 'localhost', doc: 'bare domain of this service, signed into receipts ({issuer}/v5/keys holds the key)', schema: Type.String({ pattern: '^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$' }) },
+  PUBLIC_BASE_URL: { kind: 'string', doc: 'absolute base URL used in links (jwks_uri, docs); default `https://<ISSUER>` (http for localhost)', schema: Type.String({ pattern: '^https?://[^/]+$' }) },
+  ADMIN_KEY: { kind: 'string', doc: 'master key for operator endpoints (X-Oracle-Key); unset = operator endpoints refuse every request', schema: Type.String({ minLength: 24 }) },
+  SCHEDULES_DIR: { kind: 'string', doc: 'calendar directory; default `schedules/` next to the binary, else in the working directory', schema: Type.String({ minLength: 1 }) },
+  CLIENT_IP_HEADER: { kind: 'string', default: 'cf-connecting-ip', doc: 'the only header a client address is read from (IPv6 folded to /64, missing = `none`); empty = the TCP peer address', schema: Type.String({ pattern: '^[A-Za-z0-9-]*$' }) },
+  LOG_LEVEL: { kind: 'string', default: 'info', doc: 'debug, info, warn or error', schema: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]) },
+} satisfies Record<string, VariableSpec>
+
+export type ConfigVariable = keyof typeof CONFIG_VARIABLES
+
+export interface Config {
+  port: number
+  host: string
+  dataDir: string
+  databasePath: string
+  signingKey: string | null
+  signingKeyFile: string | null
+  publicKeyId: string | null
+  keyValidFrom: string | null
+  keyValidUntil: string | null
+  issuer: string
+  publicBaseUrl: string
+  adminKey: string | null
+  schedulesDir: string
+  clientIpHeader: string | null
+  logLevel: 'debug' | 'info' | 'warn' | 'error'
+}
+
+type Env = Record<string, string | undefined>
+
+function readVariable(env: Env, name: ConfigVariable): unknown {
+  const spec: VariableSpec = CONFIG_VARIABLES[name]
+  // An empty value means "unset", except where empty is itself meaningful (CLIENT_IP_HEADER).
+  const given = env[name] === '' && name !== 'CLIENT_IP_HEADER' ? undefined : env[name]
+  const raw = given ?? spec.default
+  if (raw === undefined) return undefined
+  let value: unknown = raw
+  if (spec.kind === 'integer') {
+    if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number (got ${JSON.stringify(raw)})`)
+    value = Number(raw)
+  }
+  if (!Value.Check(spec.schema, value)) {
+    const first = [...Value.Errors(spec.schema, value)][0]
+    // The raw value is not echoed for secrets.
+    const shown = name === 'SIGNING_KEY' || name === 'ADMIN_KEY' ? '(value hidden)' : JSON.stringify(raw)
+    throw new ConfigError(name, `${first?.message ?? 'invalid value'} (got ${shown})`)
+  }
+  return value
+}
+
+/** Where the schedules live when SCHEDULES_DIR is unset: next to a compiled binary, else the working directory. */
+function defaultSchedulesDir(): string {
+  const besideBinary = join(dirname(process.execPath), 'schedules')
+  return existsSync(besideBinary) ? besideBinary : resolve('schedules')
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const get = <T>(name: ConfigVariable) => readVariable(env, name) as T
+  const dataDir = resolve(get<string>('DATA_DIR'))
+  const signingKey = get<string | undefined>('SIGNING_KEY')
+  const signingKeyFile = get<string | undefined>('SIGNING_KEY_FILE')
+  if (signingKey && signingKeyFile) throw new ConfigError('SIGNING_KEY', 'set either SIGNING_KEY or SIGNING_KEY_FILE, not both')
+  const issuer = get<string>('ISSUER')
+  const validFrom = get<string | undefined>('KEY_VALID_FROM')
+  const validUntil = get<string | undefined>('KEY_VALID_UNTIL')
+  for (const [name, value] of [['KEY_VALID_FROM', validFrom], ['KEY_VALID_UNTIL', validUntil]] as const) {
+    if (value !== undefined && Number.isNaN(Date.parse(value))) throw new ConfigError(name, `not a valid instant (got ${JSON.stringify(value)})`)
+  }
+  if (validFrom && validUntil && Date.parse(validFrom) >= Date.parse(validUntil)) throw new ConfigError('KEY_VALID_UNTIL', 'must be after KEY_VALID_FROM')
+  const localIssuer = /^(localhost|127\.0\.0\.1)(:\d+)?$/.test(issuer)
+  const clientIpHeader = get<string>('CLIENT_IP_HEADER')
+  return {
+    port: get<number>('PORT'),
+    host: get<string>('HOST'),
+    dataDir,
+    databasePath: resolve(get<string | undefined>('DATABASE_PATH') ?? join(dataDir, 'openbell.sqlite')),
+    signingKey: signingKey?.toLowerCase() ?? null,
+    signingKeyFile: signingKeyFile ? resolve(signingKeyFile) : null,
+    publicKeyId: get<string | undefined>('PUBLIC_KEY_ID') ?? null,
+    keyValidFrom: validFrom ? new Date(validFrom).toISOString() : null,
+    keyValidUntil: validUntil ? new Date(validUntil).toISOString() : null,
+    issuer,
+    publicBaseUrl: get<string | undefined>('PUBLIC_BASE_URL') ?? `${localIssuer ? 'http' : 'https'}://${issuer}`,
+    adminKey: get<string | undefined>('ADMIN_KEY') ?? null,
+    schedulesDir: resolve(get<string | undefined>('SCHEDULES_DIR') ?? defaultSchedulesDir()),
+    clientIpHeader: clientIpHeader === '' ? null : clientIpHeader.toLowerCase(),
+    logLevel: get<Config['logLevel']>('LOG_LEVEL'),
+  }
+}

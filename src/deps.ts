@@ -1,0 +1,17 @@
+// What the app is built from. main.ts makes the real ones; tests make them with a fake clock,
+// a temp database and a fixed key, in one call (test/helpers/app.ts).
+import type { Config } from './config'
+import type { Clock } from './clock'
+import type { Logger } from './log'
+import type { Signer } from './crypto/signer'
+import type { AccountStore } from './accounts/store'
+
+export interface AppDeps {
+  config: Config
+  clock: Clock
+  log: Logger
+  signer: Signer
+  accounts: AccountStore
+  /** Unsigned extra fields for /v5/health (warnings from background jobs). */
+  healthExtras: Array<() => Record<string, unknown>>
+}

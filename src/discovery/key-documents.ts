@@ -1,0 +1,74 @@
+// The public key documents: the key registry (/v5/keys), the well-known key document and the
+// JWKS. The registry is what a third-party verifier implements against, so it spells out the
+// canonical payload rule and every signed field list.
+import type { KeyDescription } from '../crypto/signer'
+import { ed25519Jwk, jwkThumbprint } from '../crypto/jwk'
+import { RECEIPT_SCHEMA_VERSION, RECEIPT_TTL_SECONDS, SIGNED_FIELDS } from '../crypto/receipt-fields'
+
+export const CANONICAL_PAYLOAD_DESCRIPTION =
+  'Take the receipt fields named by the list for its type (every value is a JSON string), sort the keys by Unicode code point, ' +
+  'serialise as compact JSON (JSON.stringify with no whitespace, which equals RFC 8785 JCS for a flat all-string object), ' +
+  'encode as UTF-8, and verify the Ed25519 (RFC 8032, pure) signature given as 128 lowercase hex characters in `signature` ' +
+  'with the 32-byte public key (64 hex characters) of the key whose key_id equals the receipt\'s public_key_id. ' +
+  'Fields not in the list (signature, and unsigned wrappers such as receipt, discovery_url, door, note, exchange_count, supported_mics) never enter the payload.'
+
+export function keyRegistry(key: KeyDescription | null, baseUrl: string, issuer: string) {
+  return {
+    issuer,
+    keys: key
+      ? [{ key_id: key.keyId, algorithm: 'Ed25519', format: 'hex', public_key: key.publicKeyHex, valid_from: key.validFrom, valid_until: key.validUntil, status: 'active' }]
+      : [],
+    canonical_payload_spec: {
+      description: CANONICAL_PAYLOAD_DESCRIPTION,
+      algorithm: 'Ed25519',
+      signature_encoding: 'hex-lowercase-128',
+      payload_encoding: 'utf-8',
+      key_order: 'sorted',
+      value_type: 'string',
+      receipt_fields: SIGNED_FIELDS.receipt_fields,
+      override_fields: SIGNED_FIELDS.override_fields,
+      health_fields: SIGNED_FIELDS.health_fields,
+      safe_to_trade_fields: SIGNED_FIELDS.safe_to_trade_fields,
+      witness_fields: SIGNED_FIELDS.witness_fields,
+      field_list_selection: {
+        receipt_fields: 'market-state receipt (has mic and halt_detection) without a reason field',
+        override_fields: 'market-state receipt that carries a reason field (source OVERRIDE or REALTIME)',
+        health_fields: 'health receipt from /v5/health (status OK, no mic)',
+        safe_to_trade_fields: 'safe-to-trade receipt (has venue and safe)',
+        witness_fields: "witness receipt (type 'witness.checkpoint/1')",
+      },
+      receipt_schema_version: RECEIPT_SCHEMA_VERSION,
+      receipt_ttl_seconds: RECEIPT_TTL_SECONDS,
+    },
+    ...(key ? {} : { note: 'no signing key is configured: every signed answer fails closed' }),
+  }
+}
+
+export function wellKnownKeys(key: KeyDescription | null, baseUrl: string, issuer: string) {
+  return {
+    issuer,
+    key_registry: `${baseUrl}/v5/keys`,
+    jwks_uri: `${baseUrl}/.well-known/jwks.json`,
+    source_of_truth: 'public_key (hex, 32 raw bytes); the JWKS is the same key in JWK form, for discovery only',
+    rotation_policy: 'after a rotation only the new key is listed; pin keys you need to verify old receipts with',
+    keys: key
+      ? [
+          {
+            key_id: key.keyId,
+            algorithm: 'Ed25519',
+            format: 'hex',
+            public_key: key.publicKeyHex,
+            status: 'active',
+            valid_from: key.validFrom,
+            valid_until: key.validUntil,
+            jwk_thumbprint: jwkThumbprint(ed25519Jwk(key.publicKey)),
+          },
+        ]
+      : [],
+  }
+}
+
+export function jwks(key: KeyDescription) {
+  const jwk = ed25519Jwk(key.publicKey)
+  return { keys: [{ ...jwk, kid: jwkThumbprint(jwk), use: 'sig', alg: 'EdDSA' }] }
+}

@@ -1,0 +1,48 @@
+// GET /v5/health: the signed liveness receipt.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { criticalFailure } from '../../http/errors'
+import { responses } from '../../http/openapi'
+import { SUPPORTED_MICS } from '../../calendar/mics'
+import { healthReceipt } from '../health'
+
+const HealthSchema = t.Object(
+  {
+    receipt_id: t.String({ format: 'uuid' }),
+    issued_at: t.String({ format: 'date-time' }),
+    expires_at: t.String({ format: 'date-time' }),
+    issuer: t.String(),
+    status: t.Literal('OK'),
+    source: t.Literal('SYSTEM'),
+    public_key_id: t.String(),
+    signature: t.String({ pattern: '^[0-9a-f]{128}$' }),
+    exchange_count: t.Integer(),
+    supported_mics: t.Array(t.String()),
+  },
+  { additionalProperties: true, description: 'signed fields: health_fields of /v5/keys; exchange_count, supported_mics and any warnings are unsigned' },
+)
+
+export function healthRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'discovery-health' }).get(
+    '/v5/health',
+    () => {
+      let receipt
+      try {
+        receipt = healthReceipt(deps.signer, deps.config.issuer, deps.clock.now(), SUPPORTED_MICS)
+      } catch {
+        throw criticalFailure()
+      }
+      let extras: Record<string, unknown> = {}
+      for (const extra of deps.healthExtras) extras = { ...extras, ...extra() }
+      // Extras come first so that no unsigned extra can shadow a signed field.
+      return { ...extras, ...receipt }
+    },
+    {
+      detail: {
+        tags: ['discovery'],
+        summary: 'Signed liveness receipt',
+        responses: responses({ 200: ['Health receipt', HealthSchema], 500: 'CRITICAL_FAILURE: signing offline (status UNKNOWN, unsigned)' }),
+      },
+    },
+  )
+}

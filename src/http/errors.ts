@@ -1,0 +1,39 @@
+// The error model (spec 2.6): every error body is {error: CODE, message?, ...} with a machine code.
+// Route code throws ApiError; the app's onError turns it into a response.
+
+export type ErrorExtra = Record<string, unknown>
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorCode: string,
+    message?: string,
+    readonly extra: ErrorExtra = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message ?? errorCode)
+    this.name = 'ApiError'
+  }
+
+  get hasMessage(): boolean {
+    return this.message !== this.errorCode
+  }
+
+  body(): Record<string, unknown> {
+    return { error: this.errorCode, ...(this.hasMessage ? { message: this.message } : {}), ...this.extra }
+  }
+
+  toResponse(): Response {
+    return jsonResponse(this.body(), this.status, this.headers)
+  }
+}
+
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } })
+}
+
+export const badRequest = (code: string, message: string, extra?: ErrorExtra) => new ApiError(400, code, message, extra)
+
+/** Fail-closed answer when nothing can be signed (spec 3 rule 2): unsigned, status UNKNOWN. */
+export const criticalFailure = (message = 'signing system offline; treat the market as CLOSED') =>
+  new ApiError(500, 'CRITICAL_FAILURE', message, { status: 'UNKNOWN' })

@@ -1,0 +1,77 @@
+// App-wide HTTP behaviour: the error model, 404/405 for unknown paths and methods, and one
+// JSON log line per request.
+import { Elysia } from 'elysia'
+import type { Logger } from '../log'
+import type { Clock } from '../clock'
+import { ApiError, jsonResponse } from './errors'
+import { classOfKey } from '../accounts/plans'
+
+interface RouteInfo {
+  method: string
+  path: string
+}
+
+/** Which methods serve a concrete path, from the app's own route table (params match one segment). */
+export function allowedMethods(routes: readonly RouteInfo[], pathname: string): string[] {
+  const methods = new Set<string>()
+  for (const route of routes) {
+    const pattern = new RegExp('^' + route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '$')
+    if (pattern.test(pathname)) methods.add(route.method)
+  }
+  if (methods.has('GET')) methods.add('HEAD')
+  return [...methods].sort()
+}
+
+function errorStatus(code: unknown, error: unknown): { status: number; body: Record<string, unknown> } {
+  switch (code) {
+    case 'VALIDATION':
+      return { status: 400, body: { error: 'BAD_REQUEST', message: 'request parameters or body do not match the schema' } }
+    case 'PARSE':
+      return { status: 400, body: { error: 'BAD_REQUEST', message: 'request body could not be parsed' } }
+    case 'INVALID_COOKIE_SIGNATURE':
+      return { status: 400, body: { error: 'BAD_REQUEST' } }
+    default:
+      return { status: 500, body: { error: 'INTERNAL_ERROR', message: 'internal error' } }
+  }
+}
+
+export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => readonly RouteInfo[] }) {
+  const started = new WeakMap<Request, number>()
+  return new Elysia({ name: 'openbell-http' })
+    .onRequest(({ request }) => {
+      started.set(request, performance.now())
+    })
+    .onError({ as: 'global' }, ({ error, code, request, set, path }) => {
+      if (error instanceof ApiError) {
+        set.status = error.status
+        return error.toResponse()
+      }
+      if (code === 'NOT_FOUND') {
+        const allow = allowedMethods(deps.routes(), path)
+        if (allow.length && !allow.includes(request.method)) {
+          set.status = 405
+          return jsonResponse({ error: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed here; use ${allow.join(', ')}` }, 405, { allow: allow.join(', ') })
+        }
+        set.status = 404
+        return jsonResponse({ error: 'NOT_FOUND', message: 'no such endpoint' }, 404)
+      }
+      const { status, body } = errorStatus(code, error)
+      if (status >= 500) deps.log.error('unhandled error', { path, error: error instanceof Error ? error.message : String(error) })
+      set.status = status
+      return jsonResponse(body, status)
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, set, path, responseValue }) => {
+      if (!deps.log.enabled('info')) return
+      const start = started.get(request)
+      const status = responseValue instanceof Response ? responseValue.status : set.status
+      const key = request.headers.get('x-oracle-key')
+      deps.log.info('request', {
+        method: request.method,
+        path,
+        status,
+        ms: start === undefined ? null : Math.round((performance.now() - start) * 100) / 100,
+        // Only the key's class is logged, never any of its secret part.
+        ...(key ? { key_class: classOfKey(key) ?? 'unrecognised' } : {}),
+      })
+    })
+}

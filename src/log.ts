@@ -1,0 +1,34 @@
+// One JSON object per line on stdout. Callers pass only non-secret fields.
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 }
+
+export type LogFields = Record<string, unknown>
+
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void
+  info(msg: string, fields?: LogFields): void
+  warn(msg: string, fields?: LogFields): void
+  error(msg: string, fields?: LogFields): void
+  enabled(level: LogLevel): boolean
+}
+
+export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(line + '\n')): Logger {
+  const threshold = RANK[level]
+  const emit = (at: LogLevel, msg: string, fields?: LogFields) => {
+    if (RANK[at] < threshold) return
+    write(JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields }))
+  }
+  return {
+    debug: (msg, fields) => emit('debug', msg, fields),
+    info: (msg, fields) => emit('info', msg, fields),
+    warn: (msg, fields) => emit('warn', msg, fields),
+    error: (msg, fields) => emit('error', msg, fields),
+    enabled: (at) => RANK[at] >= threshold,
+  }
+}
+
+/** A logger that keeps lines in memory; for tests and for commands that print their own output. */
+export function memoryLogger(level: LogLevel = 'debug'): Logger & { lines: LogFields[] } {
+  const lines: LogFields[] = []
+  return Object.assign(createLogger(level, (line) => lines.push(JSON.parse(line))), { lines })
+}
