@@ -18,6 +18,8 @@ export function buildApp(deps: AppDeps) {
         path: '/docs',
         specPath: '/openapi.json',
         exclude: ['/docs', '/openapi.json'],
+        // Paths with a dot (/.well-known/*, /mics.json) are real endpoints, not static files.
+        excludeStaticFile: false,
         documentation: {
           info: {
             title: 'openbell',

@@ -11,6 +11,7 @@ import { sqliteAccountStore } from './accounts/store'
 import { buildApp } from './app'
 import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
+import { runHealthcheck } from './cli/healthcheck'
 import type { AppDeps } from './deps'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
@@ -82,7 +83,8 @@ async function main(argv: string[]): Promise<void> {
     db.close()
     process.exit(code)
   }
-  console.error('usage: openbell [serve] | keys … | calendars check [dir]')
+  if (command === 'healthcheck') process.exit(await runHealthcheck(configOrExit().port))
+  console.error('usage: openbell [serve] | keys … | calendars check [dir] | healthcheck')
   process.exit(2)
 }
 

@@ -1,0 +1,35 @@
+// Smoke test of a running binary: /v5/health answers 200 and its signature verifies, with an
+// independent Ed25519 implementation, against the key published at /v5/keys.
+import * as ed from '@noble/ed25519'
+import { sha512 } from '@noble/hashes/sha2.js'
+
+ed.hashes.sha512 = sha512
+const base = process.argv[2]
+if (!base) throw new Error('usage: bun .ci/smoke.ts <base-url>')
+
+async function waitForHealth(): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    try {
+      const response = await fetch(`${base}/v5/health`)
+      if (response.status === 200) return (await response.json()) as Record<string, unknown>
+      throw new Error(`health answered ${response.status}`)
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await Bun.sleep(200)
+    }
+  }
+}
+
+const health = await waitForHealth()
+const registry = (await (await fetch(`${base}/v5/keys`)).json()) as {
+  keys: { key_id: string; public_key: string }[]
+  canonical_payload_spec: { health_fields: string[] }
+}
+const key = registry.keys.find((entry) => entry.key_id === health.public_key_id)
+if (!key) throw new Error('health receipt names a key the registry does not list')
+const payload = JSON.stringify(Object.fromEntries(registry.canonical_payload_spec.health_fields.map((name) => [name, health[name]])))
+const ok = ed.verify(Buffer.from(String(health.signature), 'hex'), new TextEncoder().encode(payload), Buffer.from(key.public_key, 'hex'), { zip215: false })
+if (!ok) throw new Error('health signature does not verify')
+const calendars = await fetch(`${base}/v5/exchanges`)
+console.log(`health ${health.status}, signature verified with key ${key.key_id}; /v5/exchanges ${calendars.status}`)

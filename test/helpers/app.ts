@@ -1,0 +1,73 @@
+// One-call test harness: an app over a temp (or in-memory) database, a frozen clock and a fixed key.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildApp } from '../../src/app'
+import { loadConfig, type Config } from '../../src/config'
+import { Signer } from '../../src/crypto/signer'
+import { hexToBytes } from '../../src/crypto/encoding'
+import { memoryLogger } from '../../src/log'
+import { openDatabase } from '../../src/store/database'
+import { applyMigrations } from '../../src/store/migrate'
+import { MIGRATIONS } from '../../src/store/migrations'
+import { sqliteAccountStore } from '../../src/accounts/store'
+import type { AppDeps } from '../../src/deps'
+
+export const TEST_SEED_HEX = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'
+export const TEST_ADMIN_KEY = 'admin-test-key-0123456789abcdef'
+export const TEST_ISSUER = 'oracle.test'
+
+export class FakeClock {
+  constructor(public ms: number) {}
+  now(): number {
+    return this.ms
+  }
+  set(iso: string): void {
+    this.ms = Date.parse(iso)
+  }
+  advance(ms: number): void {
+    this.ms += ms
+  }
+}
+
+export function tempDir(prefix = 'openbell-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix))
+}
+
+export function testSigner(): Signer {
+  return Signer.fromSeed(hexToBytes(TEST_SEED_HEX)!, 'key_2026_v1', '2026-01-01T00:00:00.000Z', null)
+}
+
+export interface TestAppOptions {
+  now?: string
+  signer?: Signer
+  env?: Record<string, string>
+  /** A file database in a temp dir (WAL) instead of :memory:. */
+  fileDatabase?: boolean
+}
+
+export function makeTestApp(options: TestAppOptions = {}) {
+  const dataDir = tempDir()
+  const config: Config = loadConfig({ DATA_DIR: dataDir, ISSUER: TEST_ISSUER, ADMIN_KEY: TEST_ADMIN_KEY, SCHEDULES_DIR: 'schedules', ...options.env })
+  const db = openDatabase(options.fileDatabase ? config.databasePath : ':memory:')
+  applyMigrations(db, MIGRATIONS)
+  const clock = new FakeClock(Date.parse(options.now ?? '2026-03-02T15:00:00.000Z'))
+  const log = memoryLogger()
+  const deps: AppDeps = {
+    config,
+    clock,
+    log,
+    signer: options.signer ?? testSigner(),
+    accounts: sqliteAccountStore(db),
+    healthExtras: [],
+  }
+  const app = buildApp(deps)
+  const request = (path: string, init: RequestInit = {}) => app.handle(new Request(`http://localhost${path}`, init))
+  const json = async (path: string, init: RequestInit = {}) => {
+    const response = await request(path, init)
+    return { status: response.status, headers: response.headers, body: (await response.json()) as any }
+  }
+  return { app, deps, db, clock, log, config, request, json }
+}
+
+export type TestApp = ReturnType<typeof makeTestApp>
