@@ -6,6 +6,11 @@ import type { AppDeps } from './deps'
 import { httpPlugin } from './http/plugin'
 import { keyRoutes } from './discovery/routes/keys'
 import { healthRoutes } from './discovery/routes/health'
+import { exchangeRoutes } from './calendar/routes/exchanges'
+import { scheduleRoutes } from './calendar/routes/schedule'
+import { historicalRoutes } from './calendar/routes/historical'
+import { dstRiskRoutes } from './calendar/routes/dst-risk'
+import { calendarAdminRoutes } from './calendar/routes/admin'
 
 export const API_VERSION = '5.0.0'
 
@@ -28,12 +33,19 @@ export function buildApp(deps: AppDeps) {
           },
           tags: [
             { name: 'discovery', description: 'Keys, health and public descriptions' },
+            { name: 'calendars', description: 'Exchange directory, schedules, history and DST risk (unsigned)' },
+            { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
           ],
         },
       }),
     )
     .use(keyRoutes(deps))
     .use(healthRoutes(deps))
+    .use(exchangeRoutes(deps))
+    .use(scheduleRoutes(deps))
+    .use(historicalRoutes(deps))
+    .use(dstRiskRoutes(deps))
+    .use(calendarAdminRoutes(deps))
   routes = () => app.routes
   return app
 }

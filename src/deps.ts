@@ -5,6 +5,7 @@ import type { Clock } from './clock'
 import type { Logger } from './log'
 import type { Signer } from './crypto/signer'
 import type { AccountStore } from './accounts/store'
+import type { CalendarRegistry } from './calendar/registry'
 
 export interface AppDeps {
   config: Config
@@ -12,6 +13,7 @@ export interface AppDeps {
   log: Logger
   signer: Signer
   accounts: AccountStore
+  calendars: CalendarRegistry
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }

@@ -13,6 +13,8 @@ import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
 import { runHealthcheck } from './cli/healthcheck'
 import type { AppDeps } from './deps'
+import { CalendarRegistry } from './calendar/registry'
+import { startCalendarJobs } from './calendar/jobs'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
 process.env.TZ = 'UTC'
@@ -46,16 +48,20 @@ async function serve(): Promise<void> {
   const log = createLogger(config.logLevel)
   const db = openStore(config, log)
   const signer = loadSigner(config, new Date(systemClock.now()), log)
+  const calendars = new CalendarRegistry(config.schedulesDir, log, systemClock)
+  calendars.reload('boot')
   const deps: AppDeps = {
     config,
     clock: systemClock,
     log,
     signer,
     accounts: sqliteAccountStore(db),
+    calendars,
     healthExtras: [],
   }
+  const stopJobs = startCalendarJobs(deps)
   const app = buildApp(deps).listen({ port: config.port, hostname: config.host })
-  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, issuer: config.issuer, signer: signer.online ? 'online' : 'offline' })
+  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir })
 
   let stopping = false
   const shutdown = async (signal: string) => {
@@ -64,6 +70,7 @@ async function serve(): Promise<void> {
     log.info('shutting down', { signal })
     // Stop accepting; in-flight requests finish before stop() resolves.
     await app.stop()
+    stopJobs()
     db.close()
     log.info('stopped')
     process.exit(0)

@@ -3,6 +3,8 @@
 import Value from 'typebox/value'
 import { ScheduleFileSchema, WEEKDAY_KEYS, type ScheduleFile, type SegmentTuple, type WeeklyTemplate } from './schema'
 import { dayNumber, isKnownTimeZone, parseLocalTime, weekdayOfDayNumber } from './zone'
+import { EXCHANGE_IDENTITIES } from './exchanges'
+import { isSupportedMic } from './mics'
 
 export interface ValidationProblem {
   path: string
@@ -42,6 +44,8 @@ function semanticProblems(file: ScheduleFile, expectedMic?: string): ValidationP
 
   if (expectedMic !== undefined && file.mic !== expectedMic) add('/mic', `mic ${file.mic} does not match the file name ${expectedMic}.json`)
   if (!isKnownTimeZone(file.timezone)) add('/timezone', `time zone "${file.timezone}" is not known to Intl`)
+  if (isSupportedMic(file.mic) && EXCHANGE_IDENTITIES[file.mic].timezone !== file.timezone)
+    add('/timezone', `${file.mic} trades in ${EXCHANGE_IDENTITIES[file.mic].timezone}; a calendar cannot change the exchange's time zone`)
 
   checkWeekly(file.weekly, '/weekly', add)
 

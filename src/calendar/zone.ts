@@ -1,6 +1,8 @@
 // Time-zone arithmetic that does not depend on the host's zone. Instants are UTC epoch
 // milliseconds; local wall times exist only as (date, minutes) pairs read through Intl.
-import { getTimezoneOffset } from 'date-fns-tz'
+// Offsets are read with Intl directly: date-fns-tz's getTimezoneOffset was measured here to
+// report the new offset up to five hours before a transition (e.g. -4 h for New York at
+// 2026-03-08T02:00Z, when it was still 21:00 EST).
 
 export const MINUTE_MS = 60_000
 export const DAY_MS = 86_400_000
@@ -21,9 +23,25 @@ export function isKnownTimeZone(tz: string): boolean {
   return known
 }
 
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
+function formatterFor(tz: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(tz)
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+    formatters.set(tz, formatter)
+  }
+  return formatter
+}
+
 /** Offset of `tz` from UTC at the instant, in ms (positive east of Greenwich). */
 export function zoneOffsetMs(tz: string, utcMs: number): number {
-  return getTimezoneOffset(tz, utcMs)
+  const fields: Record<string, number> = {}
+  for (const part of formatterFor(tz).formatToParts(utcMs)) {
+    if (part.type !== 'literal') fields[part.type] = Number(part.value)
+  }
+  const wallAsUtc = Date.UTC(fields.year!, fields.month! - 1, fields.day!, fields.hour!, fields.minute!, fields.second!)
+  return wallAsUtc - Math.floor(utcMs / 1000) * 1000
 }
 
 /** "HH:MM" (00:00–24:00) → minutes since local midnight. */

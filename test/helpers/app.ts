@@ -12,6 +12,8 @@ import { applyMigrations } from '../../src/store/migrate'
 import { MIGRATIONS } from '../../src/store/migrations'
 import { sqliteAccountStore } from '../../src/accounts/store'
 import type { AppDeps } from '../../src/deps'
+import { CalendarRegistry } from '../../src/calendar/registry'
+import { resolve } from 'node:path'
 
 export const TEST_SEED_HEX = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'
 export const TEST_ADMIN_KEY = 'admin-test-key-0123456789abcdef'
@@ -44,11 +46,27 @@ export interface TestAppOptions {
   env?: Record<string, string>
   /** A file database in a temp dir (WAL) instead of :memory:. */
   fileDatabase?: boolean
+  /** Calendar directory; default the repository's schedules/. */
+  schedulesDir?: string
+}
+
+export const REPO_SCHEDULES = resolve(import.meta.dir, '../../schedules')
+
+/** Calendars are compiled once per directory and shared by tests (compiling all 28 takes time). */
+const registries = new Map<string, CalendarRegistry>()
+export function sharedCalendars(dir = REPO_SCHEDULES): CalendarRegistry {
+  let registry = registries.get(dir)
+  if (!registry) {
+    registry = new CalendarRegistry(dir, memoryLogger('error'), { now: () => Date.now() })
+    registry.reload('test')
+    registries.set(dir, registry)
+  }
+  return registry
 }
 
 export function makeTestApp(options: TestAppOptions = {}) {
   const dataDir = tempDir()
-  const config: Config = loadConfig({ DATA_DIR: dataDir, ISSUER: TEST_ISSUER, ADMIN_KEY: TEST_ADMIN_KEY, SCHEDULES_DIR: 'schedules', ...options.env })
+  const config: Config = loadConfig({ DATA_DIR: dataDir, ISSUER: TEST_ISSUER, ADMIN_KEY: TEST_ADMIN_KEY, SCHEDULES_DIR: options.schedulesDir ?? REPO_SCHEDULES, ...options.env })
   const db = openDatabase(options.fileDatabase ? config.databasePath : ':memory:')
   applyMigrations(db, MIGRATIONS)
   const clock = new FakeClock(Date.parse(options.now ?? '2026-03-02T15:00:00.000Z'))
@@ -59,6 +77,7 @@ export function makeTestApp(options: TestAppOptions = {}) {
     log,
     signer: options.signer ?? testSigner(),
     accounts: sqliteAccountStore(db),
+    calendars: options.schedulesDir ? sharedCalendars(options.schedulesDir) : sharedCalendars(),
     healthExtras: [],
   }
   const app = buildApp(deps)

@@ -1,0 +1,132 @@
+// Compiling a validated schedule file into contiguous UTC spans over its whole coverage, so that
+// a status lookup is a binary search, not date arithmetic. Done once per load.
+import type { ScheduleFile } from './schema'
+import { lunchBreak, planDay, type DayPlan } from './day-plan'
+import { DAY_MS, MINUTE_MS, dayNumber, formatLocalTime, localToUtc, zoneOffsetMs } from './zone'
+
+export interface CompiledCalendar {
+  mic: string
+  name: string
+  timezone: string
+  country: string
+  currency: string
+  sameAs: string
+  dataVersion: string
+  alwaysOpen: boolean
+  file: ScheduleFile
+  /** First covered instant (local midnight of coverage.from) and the instant coverage ends. */
+  coverageStart: number
+  coverageEnd: number
+  coverageFrom: string | null
+  coverageTo: string | null
+  /** Span i covers [starts[i], starts[i + 1]) (the last one ends at coverageEnd). */
+  starts: Float64Array
+  open: Uint8Array
+  reasons: string[]
+}
+
+/** Converts local minutes of one day to UTC, with a fast path for days without a DST change. */
+function dayConverter(tz: string, day: number): (minutes: number) => number {
+  const wallStart = day * DAY_MS
+  const before = zoneOffsetMs(tz, wallStart - DAY_MS / 2)
+  const after = zoneOffsetMs(tz, wallStart + DAY_MS + DAY_MS / 2)
+  if (before === after && zoneOffsetMs(tz, wallStart + DAY_MS / 2) === before) return (minutes) => wallStart + minutes * MINUTE_MS - before
+  return (minutes) => localToUtc(tz, day, minutes)
+}
+
+function openReason(plan: DayPlan): string {
+  switch (plan.rule) {
+    case 'early_close':
+      return `early close day (${plan.name}): regular session`
+    case 'late_open':
+      return `late open (${plan.name}): regular session`
+    case 'special_session':
+      return `special session (${plan.name})`
+    case 'continuous':
+      return 'continuous trading (24/7)'
+    default:
+      return 'regular session'
+  }
+}
+
+function closedDayReason(plan: DayPlan): string {
+  if (plan.rule === 'holiday') return `holiday: ${plan.name}`
+  if (plan.rule === 'special_session') return `no trading (${plan.name})`
+  return 'weekend'
+}
+
+function afterCloseReason(plan: DayPlan): string {
+  if (plan.rule === 'early_close') return `after close (early close at ${formatLocalTime(plan.segments.at(-1)![1])}: ${plan.name})`
+  return 'after close'
+}
+
+function beforeOpenReason(plan: DayPlan): string {
+  if (plan.rule === 'late_open') return `before open (late open at ${formatLocalTime(plan.segments[0]![0])}: ${plan.name})`
+  return 'before open'
+}
+
+export function compileCalendar(file: ScheduleFile): CompiledCalendar {
+  const common = {
+    mic: file.mic,
+    name: file.name,
+    timezone: file.timezone,
+    country: file.country,
+    currency: file.currency,
+    sameAs: file.sameAs,
+    dataVersion: file.data_version,
+    alwaysOpen: file.always_open,
+    file,
+  }
+  if (file.always_open || !file.coverage) {
+    return { ...common, coverageStart: -Infinity, coverageEnd: Infinity, coverageFrom: null, coverageTo: null, starts: new Float64Array([-Infinity]), open: new Uint8Array([1]), reasons: ['continuous trading (24/7)'] }
+  }
+
+  const tz = file.timezone
+  const firstDay = dayNumber(file.coverage.from)
+  const lastDay = dayNumber(file.coverage.to)
+  const starts: number[] = []
+  const open: number[] = []
+  const reasons: string[] = []
+  const push = (start: number, end: number, isOpen: boolean, reason: string) => {
+    if (end <= start) return
+    const last = starts.length - 1
+    // Merge with the previous span when nothing changes (keeps the table small).
+    if (last >= 0 && open[last] === (isOpen ? 1 : 0) && reasons[last] === reason) return
+    starts.push(start)
+    open.push(isOpen ? 1 : 0)
+    reasons.push(reason)
+  }
+
+  for (let day = firstDay; day <= lastDay; day++) {
+    const plan = planDay(file, day)
+    const toUtc = dayConverter(tz, day)
+    const dayStart = toUtc(0)
+    const dayEnd = toUtc(1440)
+    if (plan.segments.length === 0) {
+      push(dayStart, dayEnd, false, closedDayReason(plan))
+      continue
+    }
+    const lunch = lunchBreak(plan)
+    push(dayStart, toUtc(plan.segments[0]![0]), false, beforeOpenReason(plan))
+    plan.segments.forEach(([start, end], index) => {
+      if (index > 0) {
+        const previousEnd = plan.segments[index - 1]![1]
+        const isLunch = lunch !== null && lunch.start === previousEnd
+        push(toUtc(previousEnd), toUtc(start), false, isLunch ? 'lunch break' : 'trading break')
+      }
+      push(toUtc(start), toUtc(end), true, openReason(plan))
+    })
+    push(toUtc(plan.segments.at(-1)![1]), dayEnd, false, afterCloseReason(plan))
+  }
+
+  return {
+    ...common,
+    coverageStart: localToUtc(tz, firstDay, 0),
+    coverageEnd: localToUtc(tz, lastDay + 1, 0),
+    coverageFrom: file.coverage.from,
+    coverageTo: file.coverage.to,
+    starts: Float64Array.from(starts),
+    open: Uint8Array.from(open),
+    reasons,
+  }
+}

@@ -1,0 +1,139 @@
+// The loaded calendars as one immutable snapshot, replaced whole on reload: a request that takes
+// the snapshot once sees either the old or the new set, never a mix. An invalid file never
+// replaces a valid one; a MIC that has never had a valid file answers UNKNOWN.
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { Clock } from '../clock'
+import type { Logger } from '../log'
+import { compileCalendar, type CompiledCalendar } from './compile'
+import { listScheduleFiles } from './files'
+import { isSupportedMic, SUPPORTED_MICS } from './mics'
+import { validateScheduleText, type ValidationProblem } from './validate'
+
+export type CalendarEntry =
+  | { state: 'loaded'; mic: string; calendar: CompiledCalendar; path: string; contentHash: string; loadedAt: string }
+  | { state: 'invalid'; mic: string; path: string | null; problems: ValidationProblem[] }
+
+export interface CalendarSnapshot {
+  generation: number
+  entries: ReadonlyMap<string, CalendarEntry>
+}
+
+export type ReloadOutcome = 'loaded' | 'unchanged' | 'rejected' | 'missing' | 'ignored'
+
+export interface ReloadResult {
+  mic: string
+  outcome: ReloadOutcome
+  /** Version in force after the reload (null when the MIC has no valid calendar). */
+  data_version: string | null
+  previous_data_version?: string | null
+  problems?: ValidationProblem[]
+  warning?: string
+}
+
+export interface ReloadReport {
+  trigger: string
+  generation: number
+  ok: boolean
+  results: ReloadResult[]
+}
+
+export class CalendarRegistry {
+  private current: CalendarSnapshot = { generation: 0, entries: new Map() }
+
+  constructor(
+    readonly dir: string,
+    private readonly log: Logger,
+    private readonly clock: Clock,
+  ) {}
+
+  snapshot(): CalendarSnapshot {
+    return this.current
+  }
+
+  /** The compiled calendar of a MIC, or null when it has no valid calendar. */
+  calendar(mic: string, snapshot: CalendarSnapshot = this.current): CompiledCalendar | null {
+    const entry = snapshot.entries.get(mic)
+    return entry?.state === 'loaded' ? entry.calendar : null
+  }
+
+  /** Re-reads the directory, validates every file, then swaps the snapshot in one assignment. */
+  reload(trigger: string): ReloadReport {
+    const previous = this.current
+    const next = new Map<string, CalendarEntry>()
+    const results: ReloadResult[] = []
+    let files: { mic: string; path: string }[] = []
+    try {
+      files = listScheduleFiles(this.dir)
+    } catch (error) {
+      this.log.error('cannot read the schedules directory; keeping the calendars in force', { dir: this.dir, error: (error as Error).message })
+    }
+    const byMic = new Map(files.map((file) => [file.mic, file.path]))
+
+    for (const { mic } of files) {
+      if (!isSupportedMic(mic)) results.push({ mic, outcome: 'ignored', data_version: null, warning: 'not a supported MIC' })
+    }
+
+    for (const mic of SUPPORTED_MICS) {
+      const old = previous.entries.get(mic)
+      const kept = old?.state === 'loaded' ? old : null
+      const path = byMic.get(mic) ?? null
+      if (!path) {
+        const problems = [{ path: '', reason: `no ${mic}.json in ${this.dir}` }]
+        next.set(mic, kept ?? { state: 'invalid', mic, path: null, problems })
+        results.push({ mic, outcome: 'missing', data_version: kept?.calendar.dataVersion ?? null, problems })
+        continue
+      }
+      let text: string
+      try {
+        text = readFileSync(path, 'utf8')
+      } catch (error) {
+        const problems = [{ path: '', reason: `cannot read file: ${(error as Error).message}` }]
+        next.set(mic, kept ?? { state: 'invalid', mic, path, problems })
+        results.push({ mic, outcome: 'rejected', data_version: kept?.calendar.dataVersion ?? null, problems })
+        continue
+      }
+      const contentHash = createHash('sha256').update(text).digest('hex')
+      if (kept && kept.contentHash === contentHash) {
+        next.set(mic, kept)
+        results.push({ mic, outcome: 'unchanged', data_version: kept.calendar.dataVersion })
+        continue
+      }
+      const validation = validateScheduleText(text, mic)
+      let compiled: CompiledCalendar | null = null
+      let problems: ValidationProblem[] = validation.ok ? [] : validation.problems
+      if (validation.ok) {
+        try {
+          compiled = compileCalendar(validation.file)
+        } catch (error) {
+          problems = [{ path: '', reason: `cannot compile: ${(error as Error).message}` }]
+        }
+      }
+      if (!compiled) {
+        next.set(mic, kept ?? { state: 'invalid', mic, path, problems })
+        results.push({ mic, outcome: 'rejected', data_version: kept?.calendar.dataVersion ?? null, previous_data_version: kept?.calendar.dataVersion ?? null, problems })
+        continue
+      }
+      next.set(mic, { state: 'loaded', mic, calendar: compiled, path, contentHash, loadedAt: new Date(this.clock.now()).toISOString() })
+      const result: ReloadResult = { mic, outcome: 'loaded', data_version: compiled.dataVersion, previous_data_version: kept?.calendar.dataVersion ?? null }
+      if (kept && kept.calendar.dataVersion === compiled.dataVersion) result.warning = 'content changed but data_version was not bumped'
+      results.push(result)
+    }
+
+    this.current = { generation: previous.generation + 1, entries: next }
+    const report: ReloadReport = { trigger, generation: this.current.generation, ok: results.every((r) => r.outcome === 'loaded' || r.outcome === 'unchanged'), results }
+    this.logReport(report)
+    return report
+  }
+
+  private logReport(report: ReloadReport): void {
+    for (const result of report.results) {
+      if (result.outcome === 'loaded') this.log.info('calendar loaded', { trigger: report.trigger, mic: result.mic, data_version: result.data_version, previous: result.previous_data_version ?? null, ...(result.warning ? { warning: result.warning } : {}) })
+      else if (result.outcome === 'rejected' || result.outcome === 'missing') {
+        for (const problem of result.problems ?? []) {
+          this.log.error('calendar rejected', { trigger: report.trigger, mic: result.mic, file: `${result.mic}.json`, json_path: problem.path, reason: problem.reason, in_force: result.data_version ?? 'none (answers UNKNOWN)' })
+        }
+      } else if (result.outcome === 'ignored') this.log.warn('schedule file ignored', { mic: result.mic, reason: result.warning })
+    }
+  }
+}

@@ -1,0 +1,31 @@
+// GET /v5/dst-risk: the next daylight-saving transition and its effect on naive agents.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { responses } from '../../http/openapi'
+import type { CompiledCalendar } from '../compile'
+import { dstRisk } from '../dst-risk'
+
+export function dstRiskRoutes(deps: AppDeps) {
+  // Recomputed when the calendars change or the cached event has passed.
+  let cache: { generation: number; validUntil: number; body: ReturnType<typeof dstRisk> } | null = null
+  return new Elysia({ name: 'calendar-dst-risk' }).get(
+    '/v5/dst-risk',
+    () => {
+      const now = deps.clock.now()
+      const snapshot = deps.calendars.snapshot()
+      if (!cache || cache.generation !== snapshot.generation || now >= cache.validUntil) {
+        const calendars = [...snapshot.entries.values()].flatMap((entry) => (entry.state === 'loaded' ? [entry.calendar] : ([] as CompiledCalendar[])))
+        const body = dstRisk(calendars, now)
+        cache = { generation: snapshot.generation, validUntil: body.expires_at ? Date.parse(body.expires_at) : now + 3_600_000, body }
+      }
+      return cache.body
+    },
+    {
+      detail: {
+        tags: ['calendars'],
+        summary: 'Next daylight-saving transition and its risk for agents',
+        responses: responses({ 200: ['DST risk', t.Object({ event: t.Union([t.String(), t.Null()]), transition_utc: t.Union([t.String(), t.Null()]), affected_exchanges: t.Array(t.Object({}, { additionalProperties: true })) }, { additionalProperties: true })] }),
+      },
+    },
+  )
+}

@@ -1,0 +1,38 @@
+// GET /v5/schedule: the unsigned calendar view of one venue.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { responses } from '../../http/openapi'
+import { identityOf, unavailableReason } from '../directory'
+import { parseMic } from '../mic-param'
+import { scheduleView } from '../schedule'
+
+const ScheduleSchema = t.Object(
+  {
+    mic: t.String(),
+    name: t.String(),
+    timezone: t.String(),
+    queried_at: t.String({ format: 'date-time' }),
+    current_status: t.Union([t.Literal('OPEN'), t.Literal('CLOSED'), t.Literal('UNKNOWN')]),
+    next_open: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+    next_close: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+    lunch_break: t.Union([t.Object({ start: t.String(), end: t.String() }), t.Null()]),
+    note: t.String(),
+    data_version: t.Union([t.String(), t.Null()]),
+  },
+  { additionalProperties: true },
+)
+
+export function scheduleRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'calendar-schedule' }).get(
+    '/v5/schedule',
+    ({ query }) => {
+      const mic = parseMic(query.mic)
+      const snapshot = deps.calendars.snapshot()
+      return scheduleView(deps.calendars.calendar(mic, snapshot), identityOf(snapshot, mic), deps.clock.now(), unavailableReason(snapshot, mic))
+    },
+    {
+      query: t.Object({ mic: t.Optional(t.String({ description: 'MIC, default XNYS' })) }),
+      detail: { tags: ['calendars'], summary: 'Calendar schedule (unsigned; ignores overrides and halts)', responses: responses({ 200: ['Schedule', ScheduleSchema], 400: 'UNKNOWN_MIC' }) },
+    },
+  )
+}

@@ -1,0 +1,34 @@
+// The unsigned schedule view of a venue (/v5/schedule): calendar only, no overrides or halts.
+import type { CompiledCalendar } from './compile'
+import { lunchBreak, planDay } from './day-plan'
+import { nextClose, nextOpen, statusAt } from './engine'
+import { formatLocalTime, utcToLocal } from './zone'
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+export function scheduleView(calendar: CompiledCalendar | null, identity: { mic: string; name: string; timezone: string }, now: number, unavailable: string | null) {
+  const base = { mic: identity.mic, name: identity.name, timezone: identity.timezone, queried_at: new Date(now).toISOString() }
+  if (!calendar) {
+    return { ...base, current_status: 'UNKNOWN', reason: unavailable ?? 'no valid calendar', next_open: null, next_close: null, lunch_break: null, note: 'No valid calendar is loaded for this exchange: treat it as CLOSED.', data_version: null, coverage: null }
+  }
+  const answer = statusAt(calendar, now)
+  const open = nextOpen(calendar, now)
+  const close = nextClose(calendar, now)
+  // The midday break of today's session, or of the next session when today has none.
+  const reference = answer.status === 'OPEN' || open === null ? now : open
+  const plan = planDay(calendar.file, utcToLocal(calendar.timezone, reference).day)
+  const lunch = lunchBreak(plan)
+  return {
+    ...base,
+    current_status: answer.status,
+    reason: answer.reason,
+    next_open: iso(open),
+    next_close: iso(close),
+    lunch_break: lunch ? { start: formatLocalTime(lunch.start), end: formatLocalTime(lunch.end) } : null,
+    note: calendar.alwaysOpen
+      ? 'Trades continuously (24/7); there is no next open or close.'
+      : 'Calendar only: ignores operator overrides and real-time halts. For a signed, actionable answer use /v5/status.',
+    data_version: calendar.dataVersion,
+    coverage: calendar.alwaysOpen ? null : { from: calendar.coverageFrom, to: calendar.coverageTo },
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, test } from 'bun:test'
+import { validateSchedule, validateScheduleText } from '../../src/calendar/validate'
+import { scheduleFixture, weekdays } from '../helpers/calendars'
+
+function problems(overrides: Parameters<typeof scheduleFixture>[0], mic = 'XNYS') {
+  const result = validateSchedule(scheduleFixture(overrides), mic)
+  return result.ok ? [] : result.problems
+}
+
+describe('schedule file validation', () => {
+  test('the fixture is valid', () => {
+    expect(problems({})).toEqual([])
+  })
+
+  test('invalid JSON is reported with a reason', () => {
+    const result = validateScheduleText('{"mic": ', 'XNYS')
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.problems[0]!.reason).toMatch(/invalid JSON/)
+  })
+
+  const cases: [string, Parameters<typeof scheduleFixture>[0], string, RegExp][] = [
+    ['schema: bad time', { weekly: weekdays([['9:30', '16:00']]) }, '/weekly/mon/0/0', /pattern/],
+    ['schema: unknown member', { extra: 1 } as never, '/', /additional/],
+    ['schema: wrong schema_version', { schema_version: 2 } as never, '/schema_version', /./],
+    ['segment ends before it starts', { weekly: weekdays([['16:00', '09:30']]) }, '/weekly/mon/0', /does not end after/],
+    ['overlapping segments', { weekly: weekdays([['09:00', '12:00'], ['11:00', '15:00']]) }, '/weekly/mon/1', /overlaps/],
+    ['holiday outside coverage', { holidays: { '2027-01-01': 'x' } }, '/holidays/2027-01-01', /outside coverage/],
+    ['impossible date', { holidays: { '2026-02-30': 'x' } }, '/holidays/2026-02-30', /not a calendar date/],
+    ['holiday that is also an early close', { holidays: { '2026-07-03': 'x' }, early_closes: { '2026-07-03': { close: '13:00', name: 'y' } } }, '/early_closes/2026-07-03', /also listed in holidays/],
+    ['early close outside the session', { early_closes: { '2026-07-02': { close: '17:00', name: 'y' } } }, '/early_closes/2026-07-02/close', /not inside/],
+    ['early close on a weekend', { early_closes: { '2026-07-04': { close: '13:00', name: 'y' } } }, '/early_closes/2026-07-04', /no regular session/],
+    ['late open outside the session', { late_opens: { '2026-07-02': { open: '08:00', name: 'y' } } }, '/late_opens/2026-07-02/open', /not inside/],
+    ['unknown time zone', { timezone: 'Mars/Olympus' }, '/timezone', /not known/],
+    ['time zone differs from the exchange', { timezone: 'Europe/London' }, '/timezone', /cannot change/],
+    ['coverage reversed', { coverage: { from: '2026-12-31', to: '2026-01-01' } }, '/coverage', /after/],
+    ['coverage missing', { coverage: undefined }, '/coverage', /required/],
+    ['always_open with holidays', { always_open: true, coverage: undefined, weekly: { mon: [['00:00', '24:00']], tue: [['00:00', '24:00']], wed: [['00:00', '24:00']], thu: [['00:00', '24:00']], fri: [['00:00', '24:00']], sat: [['00:00', '24:00']], sun: [['00:00', '24:00']] }, holidays: { '2026-01-01': 'x' } }, '/holidays', /no holidays/],
+    ['season outside coverage', { seasons: [{ from: '2025-12-01', to: '2026-02-01', name: 's', weekly: weekdays([['10:00', '17:00']]) }] }, '/seasons/0', /not inside coverage/],
+    ['overlapping seasons', { seasons: [{ from: '2026-03-01', to: '2026-06-01', name: 'a', weekly: weekdays([['10:00', '17:00']]) }, { from: '2026-05-01', to: '2026-07-01', name: 'b', weekly: weekdays([['10:00', '17:00']]) }] }, '/seasons/1', /overlaps/],
+    ['24:00 start', { special_sessions: { '2026-07-02': { segments: [['24:00', '24:00']], name: 'z' } } }, '/special_sessions/2026-07-02/segments/0/0', /cannot start at 24:00/],
+  ]
+  for (const [name, overrides, path, reason] of cases) {
+    test(name, () => {
+      const found = problems(overrides)
+      const match = found.find((p) => p.path === path)
+      expect(match, `${JSON.stringify(found)}`).toBeDefined()
+      expect(match!.reason).toMatch(reason)
+    })
+  }
+
+  test('mic must match the file name', () => {
+    expect(problems({}, 'XNAS')[0]).toMatchObject({ path: '/mic' })
+  })
+
+  test('early close is checked against the season in force', () => {
+    const seasons = [{ from: '2026-03-01', to: '2026-06-30', name: 'short', weekly: weekdays([['10:00', '12:00']]) }]
+    expect(problems({ seasons, early_closes: { '2026-04-01': { close: '13:00', name: 'x' } } }).map((p) => p.path)).toContain('/early_closes/2026-04-01/close')
+    expect(problems({ seasons, early_closes: { '2026-04-01': { close: '11:00', name: 'x' } } })).toEqual([])
+  })
+})

@@ -1,0 +1,55 @@
+// Synthetic schedule files for engine and reload tests, independent of the real calendars.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ScheduleFile } from '../../src/calendar/schema'
+import { compileCalendar } from '../../src/calendar/compile'
+import { validateSchedule } from '../../src/calendar/validate'
+import { tempDir } from './app'
+
+const weekdays = (segments: [string, string][]) => ({ mon: segments, tue: segments, wed: segments, thu: segments, fri: segments, sat: [], sun: [] })
+
+/** A New York venue 09:30-16:00 Monday to Friday over 2026, plus whatever the test overrides. */
+export function scheduleFixture(overrides: Partial<ScheduleFile> = {}): ScheduleFile {
+  return {
+    schema_version: 1,
+    data_version: '2026.1.0',
+    mic: 'XNYS',
+    name: 'Test Exchange',
+    country: 'US',
+    currency: 'USD',
+    timezone: 'America/New_York',
+    sameAs: 'https://www.iso20022.org/market-identifier-codes#XNYS',
+    always_open: false,
+    coverage: { from: '2026-01-01', to: '2026-12-31' },
+    sources: [{ covers: 'test', publisher: 'test' }],
+    weekly: weekdays([['09:30', '16:00']]),
+    holidays: {},
+    early_closes: {},
+    late_opens: {},
+    special_sessions: {},
+    ...overrides,
+  } as ScheduleFile
+}
+
+export { weekdays }
+
+export function compiledFixture(overrides: Partial<ScheduleFile> = {}) {
+  const result = validateSchedule(scheduleFixture(overrides), overrides.mic ?? 'XNYS')
+  if (!result.ok) throw new Error(JSON.stringify(result.problems))
+  return compileCalendar(result.file)
+}
+
+/** Writes files the way editors do: a temp file, then a rename over the target. */
+export function writeSchedule(dir: string, file: ScheduleFile | string, mic?: string): void {
+  const name = `${mic ?? (typeof file === 'string' ? 'XNYS' : file.mic)}.json`
+  const temp = join(dir, `.${name}.tmp`)
+  writeFileSync(temp, typeof file === 'string' ? file : JSON.stringify(file, null, 2))
+  renameSync(temp, join(dir, name))
+}
+
+export function scheduleDir(files: ScheduleFile[]): string {
+  const dir = tempDir('openbell-schedules-')
+  mkdirSync(dir, { recursive: true })
+  for (const file of files) writeSchedule(dir, file)
+  return dir
+}
