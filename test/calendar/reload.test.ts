@@ -1,0 +1,120 @@
+import { describe, expect, test } from 'bun:test'
+import { CalendarRegistry } from '../../src/calendar/registry'
+import { startCalendarJobs } from '../../src/calendar/jobs'
+import { statusAt } from '../../src/calendar/engine'
+import { memoryLogger } from '../../src/log'
+import { scheduleDir, scheduleFixture, writeSchedule } from '../helpers/calendars'
+import { FakeClock } from '../helpers/app'
+
+const clock = new FakeClock(Date.parse('2026-03-02T15:00:00Z'))
+const noon = Date.parse('2026-07-03T16:00:00Z')
+
+function registry(dir: string) {
+  const log = memoryLogger()
+  const calendars = new CalendarRegistry(dir, log, clock)
+  return { calendars, log }
+}
+
+describe('calendar reload', () => {
+  test('boot: a valid file loads; an invalid or missing one answers UNKNOWN and is logged with file, path and reason', () => {
+    const dir = scheduleDir([scheduleFixture(), scheduleFixture({ mic: 'XNAS', sameAs: 'https://x/#XNAS', weekly: { mon: [['9:30', '16:00']] } as never })])
+    const { calendars, log } = registry(dir)
+    const report = calendars.reload('boot')
+    expect(report.results.find((r) => r.mic === 'XNYS')!.outcome).toBe('loaded')
+    const xnas = report.results.find((r) => r.mic === 'XNAS')!
+    expect(xnas.outcome).toBe('rejected')
+    expect(calendars.calendar('XNAS')).toBeNull()
+    expect(calendars.snapshot().entries.get('XNAS')!.state).toBe('invalid')
+    expect(report.results.find((r) => r.mic === 'XLON')!.outcome).toBe('missing')
+    const logged = log.lines.find((line) => line.msg === 'calendar rejected' && line.mic === 'XNAS')!
+    expect(logged).toMatchObject({ file: 'XNAS.json' })
+    expect(String(logged.json_path)).toStartWith('/weekly')
+    expect(String(logged.reason).length).toBeGreaterThan(3)
+  })
+
+  test('a valid edit is served after reload; an invalid edit keeps the old version and is reported', () => {
+    const dir = scheduleDir([scheduleFixture()])
+    const { calendars } = registry(dir)
+    calendars.reload('boot')
+    expect(statusAt(calendars.calendar('XNYS')!, noon).status).toBe('OPEN')
+
+    writeSchedule(dir, scheduleFixture({ data_version: '2026.1.1', holidays: { '2026-07-03': 'Independence Day (observed)' } }))
+    const ok = calendars.reload('admin')
+    expect(ok.results.find((r) => r.mic === 'XNYS')).toMatchObject({ outcome: 'loaded', data_version: '2026.1.1', previous_data_version: '2026.1.0' })
+    expect(statusAt(calendars.calendar('XNYS')!, noon).status).toBe('CLOSED')
+
+    writeSchedule(dir, scheduleFixture({ data_version: '2026.1.2', holidays: { '2026-07-03': 'x' }, early_closes: { '2026-07-03': { close: '13:00', name: 'y' } } }))
+    const bad = calendars.reload('admin')
+    const result = bad.results.find((r) => r.mic === 'XNYS')!
+    expect(bad.ok).toBe(false)
+    expect(result.outcome).toBe('rejected')
+    expect(result.data_version).toBe('2026.1.1')
+    expect(result.problems![0]!.path).toBe('/early_closes/2026-07-03')
+    expect(calendars.calendar('XNYS')!.dataVersion).toBe('2026.1.1')
+
+    writeSchedule(dir, '{ not json', 'XNYS')
+    expect(calendars.reload('admin').results.find((r) => r.mic === 'XNYS')!.outcome).toBe('rejected')
+    expect(calendars.calendar('XNYS')!.dataVersion).toBe('2026.1.1')
+  })
+
+  test('an unchanged file is not recompiled; a changed file with the same data_version loads with a warning', () => {
+    const dir = scheduleDir([scheduleFixture()])
+    const { calendars } = registry(dir)
+    calendars.reload('boot')
+    const before = calendars.calendar('XNYS')
+    expect(calendars.reload('admin').results.find((r) => r.mic === 'XNYS')!.outcome).toBe('unchanged')
+    expect(calendars.calendar('XNYS')).toBe(before!)
+    writeSchedule(dir, scheduleFixture({ holidays: { '2026-07-03': 'x' } }))
+    expect(calendars.reload('admin').results.find((r) => r.mic === 'XNYS')!.warning).toMatch(/data_version/)
+  })
+
+  test('the directory watch picks up an editor-style save (write temp, rename)', async () => {
+    const dir = scheduleDir([scheduleFixture()])
+    const { calendars, log } = registry(dir)
+    calendars.reload('boot')
+    const stop = startCalendarJobs({ calendars, log, clock, healthExtras: [] }, { debounceMs: 50 })
+    try {
+      writeSchedule(dir, scheduleFixture({ data_version: '2026.1.5' }))
+      const deadline = Date.now() + 5000
+      while (calendars.calendar('XNYS')!.dataVersion !== '2026.1.5' && Date.now() < deadline) await Bun.sleep(25)
+      expect(calendars.calendar('XNYS')!.dataVersion).toBe('2026.1.5')
+    } finally {
+      stop()
+    }
+  })
+
+  test('SIGHUP reloads', async () => {
+    const dir = scheduleDir([scheduleFixture()])
+    const { calendars, log } = registry(dir)
+    calendars.reload('boot')
+    const stop = startCalendarJobs({ calendars, log, clock, healthExtras: [] }, { debounceMs: 60_000 })
+    try {
+      writeSchedule(dir, scheduleFixture({ data_version: '2026.1.7' }))
+      process.emit('SIGHUP')
+      expect(calendars.calendar('XNYS')!.dataVersion).toBe('2026.1.7')
+    } finally {
+      stop()
+    }
+  })
+
+  test('the horizon alarm warns 90 days ahead, in the log and in health extras', () => {
+    const dir = scheduleDir([scheduleFixture()])
+    const { calendars, log } = registry(dir)
+    calendars.reload('boot')
+    const extras: Array<() => Record<string, unknown>> = []
+    const late = new FakeClock(Date.parse('2026-11-01T00:00:00Z'))
+    const stop = startCalendarJobs({ calendars, log, clock: late, healthExtras: extras }, { debounceMs: 60_000 })
+    stop()
+    const warning = log.lines.find((line) => line.msg === 'calendar horizon' && line.mic === 'XNYS')
+    expect(warning).toMatchObject({ problem: 'coverage_ends_soon', coverage_to: '2026-12-31' })
+    const health = extras[0]!() as { calendar_warnings: { mic: string }[] }
+    expect(health.calendar_warnings.map((w) => w.mic)).toContain('XNYS')
+    // Far from the horizon: no warning for XNYS.
+    const early = new CalendarRegistry(dir, memoryLogger(), clock)
+    early.reload('boot')
+    const quiet: Array<() => Record<string, unknown>> = []
+    startCalendarJobs({ calendars: early, log: memoryLogger(), clock, healthExtras: quiet }, { debounceMs: 60_000 })()
+    const quietWarnings = (quiet[0]!() as { calendar_warnings?: { mic: string; problem: string }[] }).calendar_warnings ?? []
+    expect(quietWarnings.filter((w) => w.mic === 'XNYS')).toEqual([])
+  })
+})
