@@ -11,6 +11,12 @@ import { scheduleRoutes } from './calendar/routes/schedule'
 import { historicalRoutes } from './calendar/routes/historical'
 import { dstRiskRoutes } from './calendar/routes/dst-risk'
 import { calendarAdminRoutes } from './calendar/routes/admin'
+import { receiptRoutes } from './market/routes/receipts'
+import { batchRoutes } from './market/routes/batch'
+import { safeToTradeRoutes } from './market/routes/safe-to-trade'
+import { verifyRoutes } from './market/routes/verify'
+import { marketDiscoveryRoutes } from './market/routes/discovery'
+import { overrideRoutes } from './market/routes/overrides'
 
 export const API_VERSION = '5.0.0'
 
@@ -34,6 +40,8 @@ export function buildApp(deps: AppDeps) {
           tags: [
             { name: 'discovery', description: 'Keys, health and public descriptions' },
             { name: 'calendars', description: 'Exchange directory, schedules, history and DST risk (unsigned)' },
+            { name: 'market', description: 'Signed market-state receipts' },
+            { name: 'verification', description: 'Receipt verification and conformance vectors' },
             { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
           ],
         },
@@ -46,6 +54,12 @@ export function buildApp(deps: AppDeps) {
     .use(historicalRoutes(deps))
     .use(dstRiskRoutes(deps))
     .use(calendarAdminRoutes(deps))
+    .use(receiptRoutes(deps))
+    .use(batchRoutes(deps))
+    .use(safeToTradeRoutes(deps))
+    .use(verifyRoutes(deps))
+    .use(marketDiscoveryRoutes(deps))
+    .use(overrideRoutes(deps))
   routes = () => app.routes
   return app
 }

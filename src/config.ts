@@ -40,6 +40,14 @@ export const CONFIG_VARIABLES = {
   ADMIN_KEY: { kind: 'string', doc: 'master key for operator endpoints (X-Oracle-Key); unset = operator endpoints refuse every request', schema: Type.String({ minLength: 24 }) },
   SCHEDULES_DIR: { kind: 'string', doc: 'calendar directory; default `schedules/` next to the binary, else in the working directory', schema: Type.String({ minLength: 1 }) },
   CLIENT_IP_HEADER: { kind: 'string', default: 'cf-connecting-ip', doc: 'the only header a client address is read from (IPv6 folded to /64, missing = `none`); empty = the TCP peer address', schema: Type.String({ pattern: '^[A-Za-z0-9-]*$' }) },
+  HALT_FEED_URL: { kind: 'string', default: 'https://www.nasdaqtrader.com/rss.aspx?feed=tradehalts', doc: 'real-time halt feed for XNYS/XNAS (Nasdaq Trader trade-halts RSS, or a JSON market-status URL); `off` disables halt detection', schema: Type.String({ pattern: '^(https?://.+|off)$' }) },
+  HALT_FEED_FORMAT: { kind: 'string', default: 'rss', doc: '`rss` (Nasdaq Trader trade halts) or `json` (`{"exchanges":{"nyse":"open"|"closed"|"halted",…}}`)', schema: Type.Union([Type.Literal('rss'), Type.Literal('json')]) },
+  HALT_FEED_INTERVAL: { kind: 'integer', default: '30', doc: 'seconds between halt-feed polls while XNYS or XNAS is in session', schema: Type.Integer({ minimum: 5, maximum: 3600 }) },
+  X402_PAY_TO: { kind: 'string', doc: 'address that receives x402 payments; unset = the 402 body offers no payment option (use an API key)', schema: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }) },
+  X402_NETWORK: { kind: 'string', default: 'eip155:8453', doc: 'CAIP-2 chain of x402 payments (Base mainnet)', schema: Type.String({ pattern: '^[a-z0-9-]+:[A-Za-z0-9-]+$' }) },
+  X402_ASSET: { kind: 'string', default: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', doc: 'token contract of x402 payments (USDC on Base)', schema: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }) },
+  X402_STATUS_PRICE: { kind: 'string', default: '0.001', doc: 'USDC per /v5/status request paid with x402', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,6})?$' }) },
+  X402_BATCH_PRICE: { kind: 'string', default: '0.005', doc: 'USDC per /v5/batch request paid with x402', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,6})?$' }) },
   LOG_LEVEL: { kind: 'string', default: 'info', doc: 'debug, info, warn or error', schema: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]) },
 } satisfies Record<string, VariableSpec>
 
@@ -61,6 +69,8 @@ export interface Config {
   schedulesDir: string
   clientIpHeader: string | null
   logLevel: 'debug' | 'info' | 'warn' | 'error'
+  haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
+  x402: { payTo: string | null; network: string; asset: string; statusPrice: string; batchPrice: string }
 }
 
 type Env = Record<string, string | undefined>
@@ -122,5 +132,17 @@ export function loadConfig(env: Env = process.env): Config {
     schedulesDir: resolve(get<string | undefined>('SCHEDULES_DIR') ?? defaultSchedulesDir()),
     clientIpHeader: clientIpHeader === '' ? null : clientIpHeader.toLowerCase(),
     logLevel: get<Config['logLevel']>('LOG_LEVEL'),
+    haltFeed: {
+      url: get<string>('HALT_FEED_URL') === 'off' ? null : get<string>('HALT_FEED_URL'),
+      format: get<'rss' | 'json'>('HALT_FEED_FORMAT'),
+      intervalMs: get<number>('HALT_FEED_INTERVAL') * 1000,
+    },
+    x402: {
+      payTo: get<string | undefined>('X402_PAY_TO') ?? null,
+      network: get<string>('X402_NETWORK'),
+      asset: get<string>('X402_ASSET'),
+      statusPrice: get<string>('X402_STATUS_PRICE'),
+      batchPrice: get<string>('X402_BATCH_PRICE'),
+    },
   }
 }

@@ -6,6 +6,10 @@ import type { Logger } from './log'
 import type { Signer } from './crypto/signer'
 import type { AccountStore } from './accounts/store'
 import type { CalendarRegistry } from './calendar/registry'
+import type { OverrideService } from './market/overrides/service'
+import type { HaltMonitor } from './market/halts/monitor'
+import type { ReceiptAuditQueue } from './audit/queue'
+import type { RateLimiter } from './http/rate-limit'
 
 export interface AppDeps {
   config: Config
@@ -14,6 +18,11 @@ export interface AppDeps {
   signer: Signer
   accounts: AccountStore
   calendars: CalendarRegistry
+  overrides: OverrideService
+  halts: HaltMonitor
+  audit: ReceiptAuditQueue
+  /** Per-address limiter of the public safe-to-trade sample door (60/min). */
+  sampleDoorLimiter: RateLimiter
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }

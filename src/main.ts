@@ -15,6 +15,14 @@ import { runHealthcheck } from './cli/healthcheck'
 import type { AppDeps } from './deps'
 import { CalendarRegistry } from './calendar/registry'
 import { startCalendarJobs } from './calendar/jobs'
+import { OverrideService } from './market/overrides/service'
+import { sqliteOverrideStore } from './market/overrides/store'
+import { HaltMonitor } from './market/halts/monitor'
+import { ReceiptAuditQueue } from './audit/queue'
+import { sqliteAuditStore } from './audit/store'
+import { RateLimiter } from './http/rate-limit'
+import { runOverridesCommand } from './cli/overrides'
+import type { Database } from 'bun:sqlite'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
 process.env.TZ = 'UTC'
@@ -43,6 +51,10 @@ function openStore(config: Config, log: Logger) {
   }
 }
 
+function overrideService(db: Database, log: Logger): OverrideService {
+  return new OverrideService(sqliteOverrideStore(db), systemClock, log)
+}
+
 async function serve(): Promise<void> {
   const config = configOrExit()
   const log = createLogger(config.logLevel)
@@ -57,9 +69,16 @@ async function serve(): Promise<void> {
     signer,
     accounts: sqliteAccountStore(db),
     calendars,
+    overrides: overrideService(db, log),
+    halts: new HaltMonitor(config.haltFeed, { clock: systemClock, log, calendars }),
+    audit: new ReceiptAuditQueue(sqliteAuditStore(db), log),
+    sampleDoorLimiter: new RateLimiter(60),
     healthExtras: [],
   }
-  const stopJobs = startCalendarJobs(deps)
+  const stopCalendarJobs = startCalendarJobs(deps)
+  const stopHaltMonitor = deps.halts.start()
+  const stopAudit = deps.audit.start()
+  deps.healthExtras.push(() => ({ halt_monitor: deps.halts.status() }))
   const app = buildApp(deps).listen({ port: config.port, hostname: config.host })
   log.info('listening', { url: `http://${config.host}:${app.server?.port}`, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir })
 
@@ -70,7 +89,9 @@ async function serve(): Promise<void> {
     log.info('shutting down', { signal })
     // Stop accepting; in-flight requests finish before stop() resolves.
     await app.stop()
-    stopJobs()
+    stopCalendarJobs()
+    stopHaltMonitor()
+    await stopAudit()
     db.close()
     log.info('stopped')
     process.exit(0)
@@ -90,8 +111,16 @@ async function main(argv: string[]): Promise<void> {
     db.close()
     process.exit(code)
   }
+  if (command === 'overrides') {
+    const config = configOrExit()
+    const log = createLogger('warn')
+    const db = openStore(config, log)
+    const code = await runOverridesCommand(rest, overrideService(db, log), systemClock.now(), (line) => console.log(line))
+    db.close()
+    process.exit(code)
+  }
   if (command === 'healthcheck') process.exit(await runHealthcheck(configOrExit().port))
-  console.error('usage: openbell [serve] | keys … | calendars check [dir] | healthcheck')
+  console.error('usage: openbell [serve] | keys … | overrides … | calendars check [dir] | healthcheck')
   process.exit(2)
 }
 

@@ -18,9 +18,9 @@ export const SIGNED_FIELDS = {
 export type SignedFieldList = keyof typeof SIGNED_FIELDS
 
 /** Identity and lifetime shared by every receipt: a UUID v4 and a 60-second window. */
-export function receiptWindow(nowMs: number): { receipt_id: string; issued_at: string; expires_at: string } {
+export function receiptWindow(nowMs: number, receiptId: string = randomUUID()): { receipt_id: string; issued_at: string; expires_at: string } {
   return {
-    receipt_id: randomUUID(),
+    receipt_id: receiptId,
     issued_at: new Date(nowMs).toISOString(),
     expires_at: new Date(nowMs + RECEIPT_TTL_SECONDS * 1000).toISOString(),
   }

@@ -2,9 +2,9 @@
 import type { Signer } from '../crypto/signer'
 import { receiptWindow } from '../crypto/receipt-fields'
 
-export function healthReceipt(signer: Signer, issuer: string, nowMs: number, supportedMics: readonly string[]) {
+export function healthReceipt(signer: Signer, issuer: string, nowMs: number, supportedMics: readonly string[], receiptId?: string) {
   const signed = signer.signFields({
-    ...receiptWindow(nowMs),
+    ...receiptWindow(nowMs, receiptId),
     issuer,
     public_key_id: signer.keyId,
     source: 'SYSTEM',

@@ -14,6 +14,12 @@ import { sqliteAccountStore } from '../../src/accounts/store'
 import type { AppDeps } from '../../src/deps'
 import { CalendarRegistry } from '../../src/calendar/registry'
 import { resolve } from 'node:path'
+import { OverrideService } from '../../src/market/overrides/service'
+import { sqliteOverrideStore } from '../../src/market/overrides/store'
+import { HaltMonitor, type HaltFeedConfig } from '../../src/market/halts/monitor'
+import { ReceiptAuditQueue } from '../../src/audit/queue'
+import { sqliteAuditStore } from '../../src/audit/store'
+import { RateLimiter } from '../../src/http/rate-limit'
 
 export const TEST_SEED_HEX = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'
 export const TEST_ADMIN_KEY = 'admin-test-key-0123456789abcdef'
@@ -48,6 +54,8 @@ export interface TestAppOptions {
   fileDatabase?: boolean
   /** Calendar directory; default the repository's schedules/. */
   schedulesDir?: string
+  /** Halt feed; default disabled. */
+  haltFeed?: HaltFeedConfig
 }
 
 export const REPO_SCHEDULES = resolve(import.meta.dir, '../../schedules')
@@ -71,13 +79,18 @@ export function makeTestApp(options: TestAppOptions = {}) {
   applyMigrations(db, MIGRATIONS)
   const clock = new FakeClock(Date.parse(options.now ?? '2026-03-02T15:00:00.000Z'))
   const log = memoryLogger()
+  const calendars = options.schedulesDir ? sharedCalendars(options.schedulesDir) : sharedCalendars()
   const deps: AppDeps = {
     config,
     clock,
     log,
     signer: options.signer ?? testSigner(),
     accounts: sqliteAccountStore(db),
-    calendars: options.schedulesDir ? sharedCalendars(options.schedulesDir) : sharedCalendars(),
+    calendars,
+    overrides: new OverrideService(sqliteOverrideStore(db), clock, log),
+    halts: new HaltMonitor(options.haltFeed ?? { url: null, format: 'rss', intervalMs: 30_000 }, { clock, log, calendars }),
+    audit: new ReceiptAuditQueue(sqliteAuditStore(db), log),
+    sampleDoorLimiter: new RateLimiter(60),
     healthExtras: [],
   }
   const app = buildApp(deps)

@@ -1,0 +1,63 @@
+// `openbell overrides set|clear|list`: the operator circuit breaker from a shell, through the
+// same validation and store as the admin endpoint. The running service sees it within a second.
+import { parseArgs } from 'node:util'
+import { userInfo } from 'node:os'
+import { ApiError } from '../http/errors'
+import type { OverrideService } from '../market/overrides/service'
+
+const USAGE = `usage:
+  openbell overrides set <MIC> <OPEN|CLOSED|HALTED|UNKNOWN> --reason "…" (--for 2h | --until <ISO date-time>)
+  openbell overrides clear <MIC>
+  openbell overrides list`
+
+/** "90m", "2h", "3d" → milliseconds. */
+export function parseDuration(text: string): number | null {
+  const match = /^(\d+)(m|h|d)$/.exec(text)
+  if (!match) return null
+  return Number(match[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'm' | 'h' | 'd']
+}
+
+function actor(): string {
+  try {
+    return `cli:${userInfo().username}`
+  } catch {
+    return 'cli'
+  }
+}
+
+export async function runOverridesCommand(args: string[], overrides: OverrideService, now: number, out: (line: string) => void): Promise<number> {
+  const [sub, ...rest] = args
+  try {
+    if (sub === 'list') {
+      const active = [...(await overrides.active(now)).values()]
+      if (!active.length) out('no overrides in force')
+      for (const row of active) out(`${row.mic}\t${row.status}\tuntil ${row.expires_at}\tby ${row.created_by}\t${row.reason}`)
+      return 0
+    }
+    if (sub === 'clear') {
+      const mic = rest[0]?.toUpperCase()
+      if (!mic) throw new Error('give the MIC')
+      out((await overrides.clear(mic, actor())) ? `override on ${mic} cleared` : `no override on ${mic}`)
+      return 0
+    }
+    if (sub === 'set') {
+      const { values, positionals } = parseArgs({ args: rest, options: { reason: { type: 'string' }, for: { type: 'string' }, until: { type: 'string' } }, allowPositionals: true, strict: true })
+      const [mic, status] = positionals
+      if (values.for && values.until) throw new Error('give --for or --until, not both')
+      let expiresAt = values.until
+      if (values.for) {
+        const ms = parseDuration(values.for)
+        if (ms === null) throw new Error('--for takes a duration such as 90m, 2h or 3d')
+        expiresAt = new Date(now + ms).toISOString()
+      }
+      const row = await overrides.set({ mic: mic?.toUpperCase(), status: status?.toUpperCase(), reason: values.reason, expires_at: expiresAt }, actor())
+      out(`${row.mic} is ${row.status} (OVERRIDE) until ${row.expires_at}: ${row.reason}`)
+      return 0
+    }
+  } catch (error) {
+    out(`error: ${error instanceof ApiError ? `${error.errorCode}: ${error.message}` : (error as Error).message}`)
+    return 2
+  }
+  out(USAGE)
+  return 2
+}

@@ -1,0 +1,72 @@
+// SQL for operator overrides: the override in force per MIC and an append-only log of changes.
+import type { Database } from 'bun:sqlite'
+
+export const OVERRIDES_SCHEMA_V1 = `
+CREATE TABLE overrides (
+  mic TEXT PRIMARY KEY,
+  status TEXT NOT NULL CHECK (status IN ('OPEN', 'CLOSED', 'HALTED', 'UNKNOWN')),
+  reason TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 500),
+  expires_at TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  created_by TEXT NOT NULL
+);
+CREATE TABLE override_events (
+  id INTEGER PRIMARY KEY,
+  at TEXT NOT NULL,
+  action TEXT NOT NULL CHECK (action IN ('set', 'clear')),
+  mic TEXT NOT NULL,
+  status TEXT,
+  reason TEXT,
+  expires_at TEXT,
+  actor TEXT NOT NULL
+);
+CREATE TRIGGER override_events_no_update BEFORE UPDATE ON override_events BEGIN SELECT RAISE(ABORT, 'override_events is append-only'); END;
+CREATE TRIGGER override_events_no_delete BEFORE DELETE ON override_events BEGIN SELECT RAISE(ABORT, 'override_events is append-only'); END;
+`
+
+export type OverrideStatus = 'OPEN' | 'CLOSED' | 'HALTED' | 'UNKNOWN'
+
+export interface OverrideRow {
+  mic: string
+  status: OverrideStatus
+  reason: string
+  expires_at: string
+  created_at: string
+  created_by: string
+}
+
+export interface OverrideStore {
+  put(row: OverrideRow): Promise<void>
+  remove(mic: string, at: string, actor: string): Promise<boolean>
+  all(): Promise<OverrideRow[]>
+}
+
+export function sqliteOverrideStore(db: Database): OverrideStore {
+  const upsert = db.query(
+    `INSERT INTO overrides (mic, status, reason, expires_at, created_at, created_by) VALUES ($mic, $status, $reason, $expires_at, $created_at, $created_by)
+     ON CONFLICT (mic) DO UPDATE SET status = excluded.status, reason = excluded.reason, expires_at = excluded.expires_at, created_at = excluded.created_at, created_by = excluded.created_by`,
+  )
+  const event = db.query('INSERT INTO override_events (at, action, mic, status, reason, expires_at, actor) VALUES (?, ?, ?, ?, ?, ?, ?)')
+  const remove = db.query('DELETE FROM overrides WHERE mic = ?')
+  const all = db.query('SELECT * FROM overrides ORDER BY mic')
+  const put = db.transaction((row: OverrideRow) => {
+    upsert.run({ ...row })
+    event.run(row.created_at, 'set', row.mic, row.status, row.reason, row.expires_at, row.created_by)
+  })
+  const clear = db.transaction((mic: string, at: string, actor: string) => {
+    const changed = remove.run(mic).changes > 0
+    if (changed) event.run(at, 'clear', mic, null, null, null, actor)
+    return changed
+  })
+  return {
+    async put(row) {
+      put.immediate(row)
+    },
+    async remove(mic, at, actor) {
+      return clear.immediate(mic, at, actor) as boolean
+    },
+    async all() {
+      return all.all() as OverrideRow[]
+    },
+  }
+}

@@ -1,0 +1,39 @@
+// GET /v5/batch: one independently signed receipt per MIC, built in parallel from one calendar snapshot.
+import { Elysia, t } from 'elysia'
+import { randomUUID } from 'node:crypto'
+import type { AppDeps } from '../../deps'
+import { responses } from '../../http/openapi'
+import { resolveStatus } from '../resolve'
+import { signOrFail } from '../issue'
+import { requireKeyOrPayment } from '../access'
+import { parseMicList } from '../batch'
+import { SignedReceiptSchema } from './schemas'
+
+export function batchRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'market-batch' }).get(
+    '/v5/batch',
+    async ({ query, request }) => {
+      const mics = parseMicList(query.mics)
+      await requireKeyOrPayment(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts')
+      const now = deps.clock.now()
+      const snapshot = deps.calendars.snapshot()
+      const resolutions = await Promise.all(mics.map((mic) => resolveStatus(deps, mic, now, snapshot)))
+      return { batch_id: randomUUID(), queried_at: new Date(now).toISOString(), receipts: resolutions.map((resolution) => signOrFail(deps, resolution, 'live', now)) }
+    },
+    {
+      query: t.Object({ mics: t.Optional(t.String({ description: 'comma-separated MICs (required); duplicates removed; at most 28' })) }),
+      detail: {
+        tags: ['market'],
+        summary: 'Batch of signed receipts (API key or x402 payment)',
+        responses: responses({
+          200: ['Batch', t.Object({ batch_id: t.String({ format: 'uuid' }), queried_at: t.String({ format: 'date-time' }), receipts: t.Array(SignedReceiptSchema) })],
+          400: 'MICS_REQUIRED, UNKNOWN_MIC or TOO_MANY_MICS',
+          401: 'unused (a missing key gets 402)',
+          402: 'PAYMENT_REQUIRED or ACCOUNT_INACTIVE',
+          403: 'INVALID_API_KEY',
+          500: 'CRITICAL_FAILURE',
+        }),
+      },
+    },
+  )
+}

@@ -1,0 +1,60 @@
+// GET /v1/safe-to-trade/sample: the public sample door of the safe-to-trade receipt.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ApiError, jsonResponse } from '../../http/errors'
+import { responses } from '../../http/openapi'
+import { clientAddress } from '../../http/client-address'
+import { rateLimitHeaders } from '../../http/rate-limit'
+import { resolveStatus } from '../resolve'
+import { parseSampleQuery, signSafeToTrade } from '../safe-to-trade'
+
+const NOTE = 'Public sample of the safe-to-trade receipt: 60 requests per minute per address. Treat safe "false" as do-not-trade; verify the signature with /v5/keys and do not act after expires_at.'
+
+export function safeToTradeRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'market-safe-to-trade' }).get(
+    '/v1/safe-to-trade/sample',
+    async ({ query, request, server }) => {
+      const now = deps.clock.now()
+      const decision = deps.sampleDoorLimiter.hit(clientAddress(request, deps.config.clientIpHeader, server), now)
+      const limitHeaders = rateLimitHeaders(decision)
+      if (!decision.allowed) throw new ApiError(429, 'RATE_LIMITED', `over 60 requests per minute; retry in ${decision.retryAfterSeconds} s`, {}, limitHeaders)
+      let input
+      try {
+        input = parseSampleQuery(query)
+      } catch (error) {
+        if (error instanceof ApiError) throw new ApiError(error.status, error.errorCode, error.message, error.extra, limitHeaders)
+        throw error
+      }
+      const venue = await resolveStatus(deps, input.venue, now)
+      const scan = { realtimeHalts: deps.halts.haltedMics(), ok: deps.halts.state(now) !== 'degraded' }
+      let signed
+      try {
+        signed = signSafeToTrade(deps.signer, deps.config.issuer, input, venue, scan, now)
+      } catch {
+        return jsonResponse(
+          { error: 'CRITICAL_FAILURE', message: 'signing system offline; do not trade', status: 'UNKNOWN', venue: input.venue, venue_status: 'UNKNOWN', venue_source: 'SYSTEM', safe: 'false', door: 'public-sample' },
+          500,
+          limitHeaders,
+        )
+      }
+      return jsonResponse({ ...signed, receipt: { ...signed }, discovery_url: `${deps.config.publicBaseUrl}/v5/keys`, door: 'public-sample', note: NOTE }, 200, limitHeaders)
+    },
+    {
+      query: t.Object({
+        venue: t.Optional(t.String({ description: 'MIC, default XNYS' })),
+        max_age: t.Optional(t.String({ description: 'required: integer 1 to 60, digits only' })),
+        instrument: t.Optional(t.String({ description: 'optional, at most 64 characters; echoed into the signed payload' })),
+      }),
+      detail: {
+        tags: ['market'],
+        summary: 'Safe-to-trade receipt, public sample door',
+        responses: responses({
+          200: ['Safe-to-trade receipt (signed fields: safe_to_trade_fields of /v5/keys) with unsigned wrapper fields', t.Object({ safe: t.Union([t.Literal('true'), t.Literal('false')]), reasons: t.String(), signature: t.String(), receipt: t.Object({}, { additionalProperties: true }), discovery_url: t.String(), door: t.Literal('public-sample'), note: t.String() }, { additionalProperties: true })],
+          400: 'UNKNOWN_VENUE, MAX_AGE_REQUIRED, MAX_AGE_INVALID or INSTRUMENT_TOO_LONG',
+          429: 'RATE_LIMITED (Retry-After = seconds to the next minute)',
+          500: 'CRITICAL_FAILURE: unsigned UNKNOWN/SYSTEM, safe false',
+        }),
+      },
+    },
+  )
+}

@@ -1,0 +1,49 @@
+// Conformance vectors (/v5/conformance-vectors): five receipts signed now with the live key at
+// fixed synthetic instants and ids, with the exact bytes that were signed, so a third-party
+// verifier can test itself against this service. Expired by construction: never act on them.
+import type { AppDeps } from '../deps'
+import { canonicalPayload } from '../crypto/canonical'
+import { SIGNED_FIELDS } from '../crypto/receipt-fields'
+import { statusAt } from '../calendar/engine'
+import type { Mic } from '../calendar/mics'
+import { healthReceipt } from '../discovery/health'
+import { SUPPORTED_MICS } from '../calendar/mics'
+import { carriesReason, signMarketReceipt } from './receipt'
+import type { Resolution } from './resolve'
+
+const VECTORS: { name: string; description: string; mic: Mic | null; at: string; id: string; system?: true }[] = [
+  { name: 'xnys_open', description: 'XNYS during its regular session', mic: 'XNYS', at: '2026-03-10T15:00:00.000Z', id: '00000000-0000-4000-8000-000000000001' },
+  { name: 'xnys_closed', description: 'XNYS after the close', mic: 'XNYS', at: '2026-03-10T22:00:00.000Z', id: '00000000-0000-4000-8000-000000000002' },
+  { name: 'xjpx_lunch_break', description: 'XJPX during the Tokyo lunch break (11:45 JST)', mic: 'XJPX', at: '2026-03-10T02:45:00.000Z', id: '00000000-0000-4000-8000-000000000003' },
+  { name: 'unknown_system', description: 'UNKNOWN from source SYSTEM (fail closed)', mic: 'XNYS', at: '2026-03-10T15:00:00.000Z', id: '00000000-0000-4000-8000-000000000004', system: true },
+  { name: 'health_ok', description: 'Health receipt', mic: null, at: '2026-03-10T15:00:00.000Z', id: '00000000-0000-4000-8000-000000000005' },
+]
+
+export function conformanceVectors(deps: Pick<AppDeps, 'signer' | 'config' | 'calendars' | 'clock'>) {
+  const key = deps.signer.key!
+  const vectors = VECTORS.map((vector) => {
+    const at = Date.parse(vector.at)
+    let receipt: Record<string, unknown>
+    let fields: readonly string[]
+    if (vector.mic === null) {
+      receipt = healthReceipt(deps.signer, deps.config.issuer, at, SUPPORTED_MICS, vector.id)
+      fields = SIGNED_FIELDS.health_fields
+    } else {
+      const calendar = deps.calendars.calendar(vector.mic)
+      const answer = vector.system || !calendar ? { status: 'UNKNOWN' as const, reason: 'synthetic system failure' } : statusAt(calendar, at)
+      const resolution: Resolution = { mic: vector.mic, status: answer.status, source: vector.system ? 'SYSTEM' : 'SCHEDULE', reason: answer.reason, haltDetection: vector.mic === 'XNYS' ? 'active' : 'schedule_only' }
+      receipt = { ...signMarketReceipt(deps.signer, deps.config.issuer, resolution, 'demo', at, vector.id) }
+      fields = carriesReason(resolution) ? SIGNED_FIELDS.override_fields : SIGNED_FIELDS.receipt_fields
+    }
+    const payload = canonicalPayload(Object.fromEntries(fields.map((name) => [name, String(receipt[name])])))
+    return {
+      name: vector.name,
+      description: vector.description,
+      receipt,
+      signed_fields: fields,
+      canonical_payload: Buffer.from(payload, 'utf8').toString('base64'),
+      public_key: key.publicKeyHex,
+    }
+  })
+  return { generated_at: new Date(deps.clock.now()).toISOString(), public_key: key.publicKeyHex, public_key_id: key.keyId, note: 'Synthetic instants: every vector is already expired and in demo mode; use them to test a verifier, never to trade.', vectors }
+}

@@ -1,0 +1,32 @@
+// The x402 payment requirements a 402 answer carries (v2 shape, with the v1-era top-level
+// payTo and amount the main spec names). Paying is handled in a later issue; this only says how.
+import type { Config } from '../config'
+
+const USDC_DECIMALS = 6
+
+/** "0.001" USDC → "1000" atomic units, without floating point. */
+export function atomicAmount(decimal: string): string {
+  const [whole = '0', fraction = ''] = decimal.split('.')
+  const atomic = BigInt(whole) * 10n ** BigInt(USDC_DECIMALS) + BigInt((fraction + '0'.repeat(USDC_DECIMALS)).slice(0, USDC_DECIMALS) || '0')
+  return atomic.toString()
+}
+
+export function paymentRequired(config: Config, resourceUrl: string, price: string, description: string) {
+  const x402 = config.x402
+  const accepts = x402.payTo
+    ? [{ scheme: 'exact', network: x402.network, amount: atomicAmount(price), asset: x402.asset, payTo: x402.payTo, maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' } }]
+    : []
+  const body = {
+    x402Version: 2,
+    error: 'PAYMENT_REQUIRED',
+    message: x402.payTo
+      ? `send an API key in X-Oracle-Key, or pay ${price} USDC per request with x402 (Payment-Signature or X-Payment)`
+      : 'send an API key in X-Oracle-Key (x402 payments are not configured on this server)',
+    resource: { url: resourceUrl, description, mimeType: 'application/json' },
+    accepts,
+    payTo: x402.payTo,
+    amount: price,
+    currency: 'USDC',
+  }
+  return { body, header: Buffer.from(JSON.stringify({ x402Version: 2, error: body.error, resource: body.resource, accepts })).toString('base64') }
+}
