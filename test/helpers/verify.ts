@@ -1,0 +1,32 @@
+// An independent verifier: @noble/ed25519 and nothing but the service's published /v5/keys.
+import * as ed from '@noble/ed25519'
+import { sha512 } from '@noble/hashes/sha2.js'
+
+ed.hashes.sha512 = sha512
+
+export interface KeyRegistry {
+  keys: { key_id: string; public_key: string }[]
+  canonical_payload_spec: Record<string, string[]>
+}
+
+export function fieldListFor(receipt: Record<string, unknown>): string {
+  if (receipt.type === 'witness.checkpoint/1') return 'witness_fields'
+  if ('venue' in receipt) return 'safe_to_trade_fields'
+  if ('mic' in receipt) return 'reason' in receipt ? 'override_fields' : 'receipt_fields'
+  return 'health_fields'
+}
+
+/** Verifies with noble (strict RFC 8032 mode) using only the registry. */
+export function verifyWithRegistry(registry: KeyRegistry, receipt: Record<string, unknown>): boolean {
+  const key = registry.keys.find((k) => k.key_id === receipt.public_key_id)
+  if (!key) return false
+  const fields = registry.canonical_payload_spec[fieldListFor(receipt)]!
+  const payload = JSON.stringify(Object.fromEntries([...fields].sort().map((name) => [name, receipt[name]])))
+  return ed.verify(Buffer.from(String(receipt.signature), 'hex'), new TextEncoder().encode(payload), Buffer.from(key.public_key, 'hex'), { zip215: false })
+}
+
+/** The receipt's own signed members: everything but the signature and known unsigned wrappers. */
+export function signedMembers(receipt: Record<string, unknown>): string[] {
+  const unsigned = new Set(['signature', 'receipt', 'discovery_url', 'door', 'note', 'exchange_count', 'supported_mics'])
+  return Object.keys(receipt).filter((key) => !unsigned.has(key)).sort()
+}
