@@ -2,6 +2,7 @@
 // main.ts does those, and tests call buildApp with fakes.
 import { Elysia } from 'elysia'
 import { swagger } from '@elysiajs/swagger'
+import { cors } from '@elysiajs/cors'
 import type { AppDeps } from './deps'
 import { httpPlugin } from './http/plugin'
 import { keyRoutes } from './discovery/routes/keys'
@@ -17,6 +18,7 @@ import { safeToTradeRoutes } from './market/routes/safe-to-trade'
 import { verifyRoutes } from './market/routes/verify'
 import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
+import { witnessRoutes } from './witness/routes'
 
 export const API_VERSION = '5.0.0'
 
@@ -24,6 +26,19 @@ export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string }[] = () => []
   const app = new Elysia({ name: 'openbell' })
     .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes() }))
+    // Public API for agents and browsers: any origin, no credentials (keys travel in headers).
+    // A pattern (not '*') makes the plugin answer Vary: Origin instead of Vary: *, which would
+    // stop caches from honouring Cache-Control on /mics.json and the JWKS.
+    .use(
+      cors({
+        origin: /^/,
+        methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+        allowedHeaders: ['Content-Type', 'Authorization', 'X-Oracle-Key', 'Payment-Signature', 'X-Payment'],
+        exposeHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Payment-Required', 'Allow'],
+        credentials: false,
+        maxAge: 600,
+      }),
+    )
     .use(
       swagger({
         path: '/docs',
@@ -42,6 +57,7 @@ export function buildApp(deps: AppDeps) {
             { name: 'calendars', description: 'Exchange directory, schedules, history and DST risk (unsigned)' },
             { name: 'market', description: 'Signed market-state receipts' },
             { name: 'verification', description: 'Receipt verification and conformance vectors' },
+            { name: 'witness', description: 'Checkpoint witness (witness-spec/0.5)' },
             { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
           ],
         },
@@ -60,6 +76,7 @@ export function buildApp(deps: AppDeps) {
     .use(verifyRoutes(deps))
     .use(marketDiscoveryRoutes(deps))
     .use(overrideRoutes(deps))
+    .use(witnessRoutes(deps))
   routes = () => app.routes
   return app
 }

@@ -48,6 +48,13 @@ export const CONFIG_VARIABLES = {
   X402_ASSET: { kind: 'string', default: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', doc: 'token contract of x402 payments (USDC on Base)', schema: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }) },
   X402_STATUS_PRICE: { kind: 'string', default: '0.001', doc: 'USDC per /v5/status request paid with x402', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,6})?$' }) },
   X402_BATCH_PRICE: { kind: 'string', default: '0.005', doc: 'USDC per /v5/batch request paid with x402', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,6})?$' }) },
+  WITNESS_ANON_DAILY_CAP: { kind: 'integer', default: '2000', doc: 'new anonymous witness rows per UTC day; past it anonymous POSTs of new checkpoints get 503', schema: Type.Integer({ minimum: 0 }) },
+  WITNESS_MAX_ROWS: { kind: 'integer', default: '0', doc: 'storage ceiling in witness rows (0 = no row ceiling); when reached new checkpoints get 503, reads keep working', schema: Type.Integer({ minimum: 0 }) },
+  WITNESS_MAX_BYTES: { kind: 'integer', default: '0', doc: 'storage ceiling as database size in bytes (0 = none)', schema: Type.Integer({ minimum: 0 }) },
+  WITNESS_PLAN_90D_USD: { kind: 'string', default: '29', doc: 'price (USD per month) of the custody_90d plan offered in `upgrade`', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,2})?$' }) },
+  WITNESS_PLAN_1Y_USD: { kind: 'string', default: '79', doc: 'price (USD per month) of the custody_1y plan offered in `upgrade`', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,2})?$' }) },
+  WITNESS_CHECKOUT_URL: { kind: 'string', doc: 'where `upgrade.checkout` POSTs to start a purchase; default `<PUBLIC_BASE_URL>/v5/checkout`', schema: Type.String({ pattern: '^https?://' }) },
+  WITNESS_PRICING_URL: { kind: 'string', doc: 'pricing page named in `upgrade.pricing`; default `<PUBLIC_BASE_URL>/pricing`', schema: Type.String({ pattern: '^https?://' }) },
   LOG_LEVEL: { kind: 'string', default: 'info', doc: 'debug, info, warn or error', schema: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]) },
 } satisfies Record<string, VariableSpec>
 
@@ -71,6 +78,7 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
   x402: { payTo: string | null; network: string; asset: string; statusPrice: string; batchPrice: string }
+  witness: { anonymousDailyCap: number; maxRows: number; maxBytes: number; plan90dUsd: string; plan1yUsd: string; checkoutUrl: string; pricingUrl: string }
 }
 
 type Env = Record<string, string | undefined>
@@ -116,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (validFrom && validUntil && Date.parse(validFrom) >= Date.parse(validUntil)) throw new ConfigError('KEY_VALID_UNTIL', 'must be after KEY_VALID_FROM')
   const localIssuer = /^(localhost|127\.0\.0\.1)(:\d+)?$/.test(issuer)
   const clientIpHeader = get<string>('CLIENT_IP_HEADER')
+  const publicBaseUrl = get<string | undefined>('PUBLIC_BASE_URL') ?? `${localIssuer ? 'http' : 'https'}://${issuer}`
   return {
     port: get<number>('PORT'),
     host: get<string>('HOST'),
@@ -127,7 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
     keyValidFrom: validFrom ? new Date(validFrom).toISOString() : null,
     keyValidUntil: validUntil ? new Date(validUntil).toISOString() : null,
     issuer,
-    publicBaseUrl: get<string | undefined>('PUBLIC_BASE_URL') ?? `${localIssuer ? 'http' : 'https'}://${issuer}`,
+    publicBaseUrl,
     adminKey: get<string | undefined>('ADMIN_KEY') ?? null,
     schedulesDir: resolve(get<string | undefined>('SCHEDULES_DIR') ?? defaultSchedulesDir()),
     clientIpHeader: clientIpHeader === '' ? null : clientIpHeader.toLowerCase(),
@@ -136,6 +145,15 @@ export function loadConfig(env: Env = process.env): Config {
       url: get<string>('HALT_FEED_URL') === 'off' ? null : get<string>('HALT_FEED_URL'),
       format: get<'rss' | 'json'>('HALT_FEED_FORMAT'),
       intervalMs: get<number>('HALT_FEED_INTERVAL') * 1000,
+    },
+    witness: {
+      anonymousDailyCap: get<number>('WITNESS_ANON_DAILY_CAP'),
+      maxRows: get<number>('WITNESS_MAX_ROWS'),
+      maxBytes: get<number>('WITNESS_MAX_BYTES'),
+      plan90dUsd: get<string>('WITNESS_PLAN_90D_USD'),
+      plan1yUsd: get<string>('WITNESS_PLAN_1Y_USD'),
+      checkoutUrl: get<string | undefined>('WITNESS_CHECKOUT_URL') ?? `${publicBaseUrl}/v5/checkout`,
+      pricingUrl: get<string | undefined>('WITNESS_PRICING_URL') ?? `${publicBaseUrl}/pricing`,
     },
     x402: {
       payTo: get<string | undefined>('X402_PAY_TO') ?? null,

@@ -10,6 +10,8 @@ import type { OverrideService } from './market/overrides/service'
 import type { HaltMonitor } from './market/halts/monitor'
 import type { ReceiptAuditQueue } from './audit/queue'
 import type { RateLimiter } from './http/rate-limit'
+import type { WitnessStore } from './witness/store'
+import type { WitnessLimiters } from './witness/limits'
 
 export interface AppDeps {
   config: Config
@@ -23,6 +25,7 @@ export interface AppDeps {
   audit: ReceiptAuditQueue
   /** Per-address limiter of the public safe-to-trade sample door (60/min). */
   sampleDoorLimiter: RateLimiter
+  witness: { store: WitnessStore; limiters: WitnessLimiters }
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }

@@ -22,6 +22,8 @@ import { ReceiptAuditQueue } from './audit/queue'
 import { sqliteAuditStore } from './audit/store'
 import { RateLimiter } from './http/rate-limit'
 import { runOverridesCommand } from './cli/overrides'
+import { sqliteWitnessStore } from './witness/store'
+import { witnessLimiters } from './witness/limits'
 import type { Database } from 'bun:sqlite'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
@@ -73,6 +75,7 @@ async function serve(): Promise<void> {
     halts: new HaltMonitor(config.haltFeed, { clock: systemClock, log, calendars }),
     audit: new ReceiptAuditQueue(sqliteAuditStore(db), log),
     sampleDoorLimiter: new RateLimiter(60),
+    witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
   }
   const stopCalendarJobs = startCalendarJobs(deps)

@@ -26,3 +26,8 @@ export function responses(map: Record<number, ResponseDoc>) {
   }
   return out
 }
+
+/** A JSON request body for the OpenAPI document (TypeBox and OpenAPI types disagree on a few keywords). */
+export function jsonBody(schema: TSchema) {
+  return { content: { 'application/json': { schema: schema as never } } }
+}

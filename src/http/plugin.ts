@@ -15,10 +15,13 @@ interface RouteInfo {
 export function allowedMethods(routes: readonly RouteInfo[], pathname: string): string[] {
   const methods = new Set<string>()
   for (const route of routes) {
+    // The CORS preflight handler matches every path; it says nothing about which paths exist.
+    if (route.method === 'OPTIONS') continue
     const pattern = new RegExp('^' + route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '$')
     if (pattern.test(pathname)) methods.add(route.method)
   }
   if (methods.has('GET')) methods.add('HEAD')
+  if (methods.size) methods.add('OPTIONS')
   return [...methods].sort()
 }
 

@@ -20,6 +20,8 @@ import { HaltMonitor, type HaltFeedConfig } from '../../src/market/halts/monitor
 import { ReceiptAuditQueue } from '../../src/audit/queue'
 import { sqliteAuditStore } from '../../src/audit/store'
 import { RateLimiter } from '../../src/http/rate-limit'
+import { sqliteWitnessStore } from '../../src/witness/store'
+import { witnessLimiters } from '../../src/witness/limits'
 
 export const TEST_SEED_HEX = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'
 export const TEST_ADMIN_KEY = 'admin-test-key-0123456789abcdef'
@@ -91,6 +93,7 @@ export function makeTestApp(options: TestAppOptions = {}) {
     halts: new HaltMonitor(options.haltFeed ?? { url: null, format: 'rss', intervalMs: 30_000 }, { clock, log, calendars }),
     audit: new ReceiptAuditQueue(sqliteAuditStore(db), log),
     sampleDoorLimiter: new RateLimiter(60),
+    witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
   }
   const app = buildApp(deps)

@@ -49,7 +49,7 @@ describe('GET /v5/demo', () => {
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ receipt_id: live.body.receipt_id, mic: 'XNYS', status: 'OPEN', source: 'SCHEDULE', schema_version: 'v5.0' })
     expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/)
-    expect(JSON.parse(rows[0]!.receipt_json)).toEqual(live.body)
+    expect(JSON.parse(rows[0]!.receipt_json!)).toEqual(live.body)
   })
 })
 

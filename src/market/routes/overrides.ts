@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { authPlugin } from '../../http/auth'
 import { ApiError } from '../../http/errors'
-import { responses } from '../../http/openapi'
+import { jsonBody, responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
 
 const OverrideSchema = t.Object({ mic: t.String(), status: t.String(), reason: t.String(), expires_at: t.String(), created_at: t.String(), created_by: t.String() })
@@ -35,7 +35,7 @@ export function overrideRoutes(deps: AppDeps) {
         detail: {
           tags: ['operator'],
           summary: 'Set an override (circuit breaker) for a MIC',
-          requestBody: { content: { 'application/json': { schema: t.Object({ mic: t.String(), status: t.Union([t.Literal('OPEN'), t.Literal('CLOSED'), t.Literal('HALTED'), t.Literal('UNKNOWN')]), reason: t.String({ maxLength: 500 }), expires_at: t.String({ format: 'date-time', description: 'in the future, at most 7 days ahead' }), operator: t.Optional(t.String({ maxLength: 64 })) }) } } },
+          requestBody: jsonBody(t.Object({ mic: t.String(), status: t.Union([t.Literal('OPEN'), t.Literal('CLOSED'), t.Literal('HALTED'), t.Literal('UNKNOWN')]), reason: t.String({ maxLength: 500 }), expires_at: t.String({ format: 'date-time', description: 'in the future, at most 7 days ahead' }), operator: t.Optional(t.String({ maxLength: 64 })) })),
           responses: responses({ 201: ['Override in force', t.Object({ override: OverrideSchema })], 400: 'UNKNOWN_MIC, INVALID_STATUS, REASON_REQUIRED, REASON_TOO_LONG, EXPIRES_AT_REQUIRED, EXPIRES_AT_INVALID or BAD_REQUEST', 401: 'ADMIN_KEY_REQUIRED', 403: 'INVALID_ADMIN_KEY or ADMIN_DISABLED' }),
         },
       },

@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError } from '../../http/errors'
-import { responses } from '../../http/openapi'
+import { jsonBody, responses } from '../../http/openapi'
 import { verificationKeys, verifyReceipt } from '../verify'
 
 const MAX_RECEIPT_BYTES = 16_384
@@ -40,7 +40,7 @@ export function verifyRoutes(deps: AppDeps) {
         detail: {
           tags: ['verification'],
           summary: 'Verify a receipt',
-          requestBody: { content: { 'application/json': { schema: t.Object({ receipt: t.Object({}, { additionalProperties: true }) }) } } },
+          requestBody: jsonBody(t.Object({ receipt: t.Object({}, { additionalProperties: true }) })),
           responses: responses({ 200: ['Verification result', ResultSchema], 400: 'BAD_REQUEST or RECEIPT_REQUIRED' }),
         },
       },

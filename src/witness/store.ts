@@ -1,0 +1,97 @@
+// SQL for witnessed checkpoints: append-only rows, one per identity (kid, session_id, count,
+// last_entry_hash), each holding the exact signed receipt JSON that was answered.
+import type { Database } from 'bun:sqlite'
+
+export const WITNESS_SCHEMA_V1 = `
+CREATE TABLE witness_checkpoints (
+  id INTEGER PRIMARY KEY,
+  kid TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  count INTEGER NOT NULL CHECK (count >= 1),
+  last_entry_hash TEXT NOT NULL,
+  received_at TEXT NOT NULL,
+  utc_day TEXT NOT NULL,
+  pool TEXT NOT NULL CHECK (pool IN ('anonymous', 'account')),
+  account_id INTEGER,
+  fork INTEGER NOT NULL CHECK (fork IN (0, 1)),
+  receipt_json TEXT NOT NULL
+);
+CREATE UNIQUE INDEX witness_identity ON witness_checkpoints (kid, session_id, count, last_entry_hash);
+CREATE INDEX witness_anonymous_day ON witness_checkpoints (utc_day) WHERE pool = 'anonymous';
+CREATE INDEX witness_account_day ON witness_checkpoints (account_id, utc_day) WHERE account_id IS NOT NULL;
+CREATE TRIGGER witness_checkpoints_no_update BEFORE UPDATE ON witness_checkpoints BEGIN SELECT RAISE(ABORT, 'witness_checkpoints is append-only'); END;
+CREATE TRIGGER witness_checkpoints_no_delete BEFORE DELETE ON witness_checkpoints BEGIN SELECT RAISE(ABORT, 'witness_checkpoints is append-only'); END;
+`
+
+export interface Identity {
+  kid: string
+  session_id: string
+  count: number
+  last_entry_hash: string
+}
+
+export interface NewWitnessRow extends Identity {
+  received_at: string
+  utc_day: string
+  pool: 'anonymous' | 'account'
+  account_id: number | null
+  fork: 0 | 1
+  receipt_json: string
+}
+
+export interface PageRow {
+  count: number
+  last_entry_hash: string
+  receipt_json: string
+}
+
+/** What one submission transaction may do, run atomically (BEGIN IMMEDIATE … COMMIT). */
+export interface WitnessTransaction {
+  findReceipt(identity: Identity): string | null
+  forkExists(identity: Identity): boolean
+  anonymousRowsOn(day: string): number
+  accountRowsOn(accountId: number, day: string): number
+  totalRows(): number
+  databaseBytes(): number
+  insert(row: NewWitnessRow): void
+}
+
+export interface WitnessStore {
+  /** Runs `work` in one IMMEDIATE transaction; throws the store's error when it cannot. */
+  submit<T>(work: (tx: WitnessTransaction) => T): Promise<T>
+  page(kid: string, sessionId: string, after: { count: number; hash: string } | null, limit: number): Promise<PageRow[]>
+}
+
+export function sqliteWitnessStore(db: Database): WitnessStore {
+  const find = db.query('SELECT receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND count = ? AND last_entry_hash = ?')
+  const fork = db.query('SELECT 1 AS found FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND count = ? AND last_entry_hash <> ? LIMIT 1')
+  const anonymous = db.query("SELECT count(*) AS n FROM witness_checkpoints WHERE pool = 'anonymous' AND utc_day = ?")
+  const account = db.query('SELECT count(*) AS n FROM witness_checkpoints WHERE account_id = ? AND utc_day = ?')
+  // Rows are never deleted, so the largest id is the row count (no table scan).
+  const total = db.query('SELECT coalesce(max(id), 0) AS n FROM witness_checkpoints')
+  const bytes = db.query('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()')
+  const insert = db.query(
+    `INSERT INTO witness_checkpoints (kid, session_id, count, last_entry_hash, received_at, utc_day, pool, account_id, fork, receipt_json)
+     VALUES ($kid, $session_id, $count, $last_entry_hash, $received_at, $utc_day, $pool, $account_id, $fork, $receipt_json)`,
+  )
+  const pageFrom = db.query('SELECT count, last_entry_hash, receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? ORDER BY count, last_entry_hash LIMIT ?')
+  const pageAfter = db.query('SELECT count, last_entry_hash, receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND (count, last_entry_hash) > (?, ?) ORDER BY count, last_entry_hash LIMIT ?')
+  const n = (row: unknown) => (row as { n: number }).n
+  const tx: WitnessTransaction = {
+    findReceipt: (i) => (find.get(i.kid, i.session_id, i.count, i.last_entry_hash) as { receipt_json: string } | null)?.receipt_json ?? null,
+    forkExists: (i) => fork.get(i.kid, i.session_id, i.count, i.last_entry_hash) !== null,
+    anonymousRowsOn: (day) => n(anonymous.get(day)),
+    accountRowsOn: (id, day) => n(account.get(id, day)),
+    totalRows: () => n(total.get()),
+    databaseBytes: () => n(bytes.get()),
+    insert: (row) => void insert.run({ ...row }),
+  }
+  return {
+    async submit(work) {
+      return db.transaction(() => work(tx)).immediate()
+    },
+    async page(kid, sessionId, after, limit) {
+      return (after ? pageAfter.all(kid, sessionId, after.count, after.hash, limit) : pageFrom.all(kid, sessionId, limit)) as PageRow[]
+    },
+  }
+}
