@@ -42,7 +42,7 @@ export const EXCHANGE_IDENTITIES: Record<Mic, ExchangeIdentity> = {
   XNYM: entry('XNYM', 'New York Mercantile Exchange (CME Globex)', 'US', 'USD', 'America/Chicago'),
   XCBO: entry('XCBO', 'Cboe Options Exchange', 'US', 'USD', 'America/Chicago'),
   XCOI: entry('XCOI', 'Coinbase Exchange', 'US', 'USD', 'UTC'),
-  XBIN: entry('XBIN', 'Binance', 'MT', 'USD', 'UTC'),
+  XBIN: entry('XBIN', 'Binance', 'AE', 'USD', 'UTC'),
 }
 
 export const ISO20022_MIC_REGISTRY = 'https://www.iso20022.org/market-identifier-codes'

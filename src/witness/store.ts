@@ -23,6 +23,10 @@ CREATE TRIGGER witness_checkpoints_no_update BEFORE UPDATE ON witness_checkpoint
 CREATE TRIGGER witness_checkpoints_no_delete BEFORE DELETE ON witness_checkpoints BEGIN SELECT RAISE(ABORT, 'witness_checkpoints is append-only'); END;
 `
 
+export const PAGE_FROM_SQL = 'SELECT count, last_entry_hash, receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? ORDER BY count, last_entry_hash LIMIT ?'
+export const PAGE_AFTER_SQL =
+  'SELECT count, last_entry_hash, receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND (count, last_entry_hash) > (?, ?) ORDER BY count, last_entry_hash LIMIT ?'
+
 export interface Identity {
   kid: string
   session_id: string
@@ -74,8 +78,8 @@ export function sqliteWitnessStore(db: Database): WitnessStore {
     `INSERT INTO witness_checkpoints (kid, session_id, count, last_entry_hash, received_at, utc_day, pool, account_id, fork, receipt_json)
      VALUES ($kid, $session_id, $count, $last_entry_hash, $received_at, $utc_day, $pool, $account_id, $fork, $receipt_json)`,
   )
-  const pageFrom = db.query('SELECT count, last_entry_hash, receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? ORDER BY count, last_entry_hash LIMIT ?')
-  const pageAfter = db.query('SELECT count, last_entry_hash, receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND (count, last_entry_hash) > (?, ?) ORDER BY count, last_entry_hash LIMIT ?')
+  const pageFrom = db.query(PAGE_FROM_SQL)
+  const pageAfter = db.query(PAGE_AFTER_SQL)
   const n = (row: unknown) => (row as { n: number }).n
   const tx: WitnessTransaction = {
     findReceipt: (i) => (find.get(i.kid, i.session_id, i.count, i.last_entry_hash) as { receipt_json: string } | null)?.receipt_json ?? null,
