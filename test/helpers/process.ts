@@ -1,0 +1,43 @@
+// Starting the real service as a child process on a free port, for end-to-end tests.
+import { resolve } from 'node:path'
+
+export function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+  const port = probe.port!
+  probe.stop(true)
+  return port
+}
+
+export interface RunningService {
+  base: string
+  process: ReturnType<typeof Bun.spawn>
+  output: () => string
+}
+
+export async function startService(env: Record<string, string>): Promise<RunningService> {
+  const port = freePort()
+  let output = ''
+  const child = Bun.spawn(['bun', resolve(import.meta.dir, '../../src/main.ts')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', HALT_FEED_URL: 'off', LOG_LEVEL: 'warn', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  void (async () => {
+    for await (const chunk of child.stdout as ReadableStream<Uint8Array>) output += new TextDecoder().decode(chunk)
+  })()
+  void (async () => {
+    for await (const chunk of child.stderr as ReadableStream<Uint8Array>) output += new TextDecoder().decode(chunk)
+  })()
+  const base = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/v5/health`)).status === 200) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`service did not start:\n${output}`)
+    await Bun.sleep(100)
+  }
+  return { base, process: child, output: () => output }
+}
