@@ -8,6 +8,7 @@ import { applyMigrations, MigrationError } from './store/migrate'
 import { MIGRATIONS } from './store/migrations'
 import { loadSigner } from './crypto/key-file'
 import { sqliteAccountStore } from './accounts/store'
+import { cachedAccountStore } from './accounts/cache'
 import { buildApp } from './app'
 import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
@@ -69,7 +70,7 @@ async function serve(): Promise<void> {
     clock: systemClock,
     log,
     signer,
-    accounts: sqliteAccountStore(db),
+    accounts: cachedAccountStore(sqliteAccountStore(db), systemClock),
     calendars,
     overrides: overrideService(db, log),
     halts: new HaltMonitor(config.haltFeed, { clock: systemClock, log, calendars }),

@@ -5,34 +5,42 @@ import { createPrivateKey, createPublicKey, sign as nativeSign, verify as native
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex')
 const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex')
 
-/** Field prime p = 2^255 - 19 and group order L, little-endian comparisons below. */
-const P = (1n << 255n) - 19n
-const L = (1n << 252n) + 27742317777372353535851937790883648493n
+/** Group order L, little-endian: S must be below it. */
+const L_BYTES = Buffer.from('edd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010', 'hex')
 
 /**
- * y-coordinates (sign bit cleared) of the eight small-order points: identity (y = 1), the point
- * of order 2 (y = p - 1), the points of order 4 (y = 0) and the four of order 8 (two y values).
+ * Encodings (sign bit cleared) of the y-coordinates of the eight small-order points: identity
+ * (y = 1), order 2 (y = p - 1), order 4 (y = 0) and the two y values of the order-8 points.
  * Encodings with y >= p are already refused by the canonical check.
  */
-const SMALL_ORDER_Y = new Set<bigint>([
-  1n,
-  P - 1n,
-  0n,
-  leToBigint(Buffer.from('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05', 'hex')),
-  leToBigint(Buffer.from('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a', 'hex')),
-])
+const SMALL_ORDER_Y = [
+  '0100000000000000000000000000000000000000000000000000000000000000',
+  'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+  '0000000000000000000000000000000000000000000000000000000000000000',
+  '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05',
+  'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a',
+].map((hex) => Buffer.from(hex, 'hex'))
 
-function leToBigint(bytes: Uint8Array): bigint {
-  let value = 0n
-  for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i]!)
-  return value
+/** Little-endian comparison of two 32-byte values: a < b. */
+function lessThan(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 31; i >= 0; i--) {
+    if (a[i]! !== b[i]!) return a[i]! < b[i]!
+  }
+  return false
 }
 
-/** y-coordinate of a compressed point encoding (sign bit cleared). */
-function encodedY(point: Uint8Array): bigint {
-  const copy = Uint8Array.from(point)
-  copy[31]! &= 0x7f
-  return leToBigint(copy)
+/** y (sign bit cleared) >= p = 2^255 - 19: top byte 0x7f, bytes 30..1 all 0xff, low byte >= 0xed. */
+function yNotCanonical(point: Uint8Array): boolean {
+  if ((point[31]! & 0x7f) !== 0x7f) return false
+  for (let i = 30; i >= 1; i--) if (point[i] !== 0xff) return false
+  return point[0]! >= 0xed
+}
+
+function smallOrder(point: Uint8Array): boolean {
+  return SMALL_ORDER_Y.some((y) => {
+    for (let i = 0; i < 31; i++) if (point[i] !== y[i]) return false
+    return (point[31]! & 0x7f) === y[31]
+  })
 }
 
 export function privateKeyFromSeed(seed: Uint8Array): KeyObject {
@@ -62,13 +70,12 @@ export type StrictRejection = 'bad_length' | 'non_canonical_s' | 'non_canonical_
  */
 export function strictPrecheck(publicKey: Uint8Array, signature: Uint8Array): StrictRejection | null {
   if (publicKey.length !== 32 || signature.length !== 64) return 'bad_length'
-  if (leToBigint(signature.subarray(32)) >= L) return 'non_canonical_s'
-  const aY = encodedY(publicKey)
-  if (aY >= P) return 'non_canonical_a'
-  const rY = encodedY(signature.subarray(0, 32))
-  if (rY >= P) return 'non_canonical_r'
-  if (SMALL_ORDER_Y.has(aY)) return 'small_order_a'
-  if (SMALL_ORDER_Y.has(rY)) return 'small_order_r'
+  if (!lessThan(signature.subarray(32), L_BYTES)) return 'non_canonical_s'
+  const r = signature.subarray(0, 32)
+  if (yNotCanonical(publicKey)) return 'non_canonical_a'
+  if (yNotCanonical(r)) return 'non_canonical_r'
+  if (smallOrder(publicKey)) return 'small_order_a'
+  if (smallOrder(r)) return 'small_order_r'
   return null
 }
 

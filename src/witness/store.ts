@@ -17,8 +17,14 @@ CREATE TABLE witness_checkpoints (
   receipt_json TEXT NOT NULL
 );
 CREATE UNIQUE INDEX witness_identity ON witness_checkpoints (kid, session_id, count, last_entry_hash);
-CREATE INDEX witness_anonymous_day ON witness_checkpoints (utc_day) WHERE pool = 'anonymous';
-CREATE INDEX witness_account_day ON witness_checkpoints (account_id, utc_day) WHERE account_id IS NOT NULL;
+-- New rows per pool per UTC day, kept in the same transaction as each insert, so that the cap and
+-- quota checks are one lookup instead of a count over the day's rows.
+CREATE TABLE witness_daily_usage (
+  utc_day TEXT NOT NULL,
+  pool_key TEXT NOT NULL,
+  rows INTEGER NOT NULL,
+  PRIMARY KEY (utc_day, pool_key)
+) WITHOUT ROWID;
 CREATE TRIGGER witness_checkpoints_no_update BEFORE UPDATE ON witness_checkpoints BEGIN SELECT RAISE(ABORT, 'witness_checkpoints is append-only'); END;
 CREATE TRIGGER witness_checkpoints_no_delete BEFORE DELETE ON witness_checkpoints BEGIN SELECT RAISE(ABORT, 'witness_checkpoints is append-only'); END;
 `
@@ -69,8 +75,8 @@ export interface WitnessStore {
 export function sqliteWitnessStore(db: Database): WitnessStore {
   const find = db.query('SELECT receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND count = ? AND last_entry_hash = ?')
   const fork = db.query('SELECT 1 AS found FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND count = ? AND last_entry_hash <> ? LIMIT 1')
-  const anonymous = db.query("SELECT count(*) AS n FROM witness_checkpoints WHERE pool = 'anonymous' AND utc_day = ?")
-  const account = db.query('SELECT count(*) AS n FROM witness_checkpoints WHERE account_id = ? AND utc_day = ?')
+  const usage = db.query('SELECT rows AS n FROM witness_daily_usage WHERE utc_day = ? AND pool_key = ?')
+  const countUsage = db.query('INSERT INTO witness_daily_usage (utc_day, pool_key, rows) VALUES (?, ?, 1) ON CONFLICT (utc_day, pool_key) DO UPDATE SET rows = rows + 1')
   // Rows are never deleted, so the largest id is the row count (no table scan).
   const total = db.query('SELECT coalesce(max(id), 0) AS n FROM witness_checkpoints')
   const bytes = db.query('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()')
@@ -84,11 +90,14 @@ export function sqliteWitnessStore(db: Database): WitnessStore {
   const tx: WitnessTransaction = {
     findReceipt: (i) => (find.get(i.kid, i.session_id, i.count, i.last_entry_hash) as { receipt_json: string } | null)?.receipt_json ?? null,
     forkExists: (i) => fork.get(i.kid, i.session_id, i.count, i.last_entry_hash) !== null,
-    anonymousRowsOn: (day) => n(anonymous.get(day)),
-    accountRowsOn: (id, day) => n(account.get(id, day)),
+    anonymousRowsOn: (day) => (usage.get(day, 'anonymous') as { n: number } | null)?.n ?? 0,
+    accountRowsOn: (id, day) => (usage.get(day, `account:${id}`) as { n: number } | null)?.n ?? 0,
     totalRows: () => n(total.get()),
     databaseBytes: () => n(bytes.get()),
-    insert: (row) => void insert.run({ ...row }),
+    insert: (row) => {
+      insert.run({ ...row })
+      countUsage.run(row.utc_day, row.pool === 'anonymous' ? 'anonymous' : `account:${row.account_id}`)
+    },
   }
   return {
     async submit(work) {

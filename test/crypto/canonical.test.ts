@@ -22,6 +22,11 @@ describe('canonical payload', () => {
     expect(jcsFlat({ z: 1, 'é': 2, '\uffff': 3, '😀': 4, A: 5 })).toBe('{"A":5,"z":1,"é":2,"😀":4,"\uffff":3}')
   })
 
+  test('the string fast path gives the same bytes as the general JCS writer', () => {
+    const fields = { z: 'é', a: '"quoted"\\', m: '\u0001', '😀': 'x', Z: '' }
+    expect(canonicalPayload(fields)).toBe(jcsFlat(fields))
+  })
+
   test('JCS numbers, booleans and null; nested values refused', () => {
     expect(jcsFlat({ count: 3, ok: true, none: null, big: 1e21 })).toBe('{"big":1e+21,"count":3,"none":null,"ok":true}')
     expect(() => jcsFlat({ nested: {} as never })).toThrow(TypeError)

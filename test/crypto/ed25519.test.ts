@@ -89,6 +89,20 @@ describe('strict verification', () => {
     expect(verifyStrict(publicKey, message, malleated)).toBe(false)
   })
 
+  test('S = L - 1 passes the precheck; S = L does not', () => {
+    const edge = Uint8Array.from(signature)
+    edge.set(leBytes(L - 1n), 32)
+    expect(strictPrecheck(publicKey, edge)).toBeNull()
+    edge.set(leBytes(L), 32)
+    expect(strictPrecheck(publicKey, edge)).toBe('non_canonical_s')
+  })
+
+  test('y = p - 1 is canonical (and small order); y = p is not canonical', () => {
+    const almost = leBytes(P - 1n)
+    expect(strictPrecheck(almost, signature)).toBe('small_order_a')
+    expect(strictPrecheck(leBytes(P), signature)).toBe('non_canonical_a')
+  })
+
   test('rejects a non-canonical R (y >= p)', () => {
     const tampered = Uint8Array.from(signature)
     tampered.set(leBytes(P + 1n), 0)

@@ -22,20 +22,32 @@ const HealthSchema = t.Object(
   { additionalProperties: true, description: 'signed fields: health_fields of /v5/keys; exchange_count, supported_mics and any warnings are unsigned' },
 )
 
+/**
+ * A health receipt is re-signed at most once a second (it proves liveness to the second), and
+ * the answer, with its unsigned extras, is serialised once per receipt.
+ */
+const HEALTH_REUSE_MS = 1000
+
 export function healthRoutes(deps: AppDeps) {
+  let cached: { body: string; signedAt: number } | null = null
   return new Elysia({ name: 'discovery-health' }).get(
     '/v5/health',
     () => {
-      let receipt
-      try {
-        receipt = healthReceipt(deps.signer, deps.config.issuer, deps.clock.now(), SUPPORTED_MICS)
-      } catch {
-        throw criticalFailure()
+      const now = deps.clock.now()
+      if (!cached || now - cached.signedAt >= HEALTH_REUSE_MS || now < cached.signedAt) {
+        let receipt
+        try {
+          receipt = healthReceipt(deps.signer, deps.config.issuer, now, SUPPORTED_MICS)
+        } catch {
+          cached = null
+          throw criticalFailure()
+        }
+        let extras: Record<string, unknown> = {}
+        for (const extra of deps.healthExtras) extras = { ...extras, ...extra() }
+        // Extras come first so that no unsigned extra can shadow a signed field.
+        cached = { body: JSON.stringify({ ...extras, ...receipt }), signedAt: now }
       }
-      let extras: Record<string, unknown> = {}
-      for (const extra of deps.healthExtras) extras = { ...extras, ...extra() }
-      // Extras come first so that no unsigned extra can shadow a signed field.
-      return { ...extras, ...receipt }
+      return new Response(cached.body, { headers: { 'content-type': 'application/json; charset=utf-8' } })
     },
     {
       detail: {

@@ -1,0 +1,168 @@
+// `bun run bench`: micro-benchmarks in this process, then HTTP throughput of each surface as a
+// ratio to a constant-JSON Bun.serve baseline measured in the same run with the same load.
+// Writes the figures and the machine to docs/performance.md (between the generated markers).
+import * as ed from '@noble/ed25519'
+import { sha512 } from '@noble/hashes/sha2.js'
+import { randomBytes } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { resolve } from 'node:path'
+import { privateKeyFromSeed, signBytes } from '../../src/crypto/ed25519'
+import { CalendarRegistry } from '../../src/calendar/registry'
+import { statusAt } from '../../src/calendar/engine'
+import { SUPPORTED_MICS } from '../../src/calendar/mics'
+import { memoryLogger } from '../../src/log'
+import { systemClock } from '../../src/clock'
+
+ed.hashes.sha512 = sha512
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64)
+const root = resolve(import.meta.dir, '../..')
+const out: string[] = []
+const say = (line: string) => {
+  console.log(line)
+  out.push(line)
+}
+
+function perSecond(iterations: number, work: (i: number) => void): number {
+  const start = performance.now()
+  for (let i = 0; i < iterations; i++) work(i)
+  return iterations / ((performance.now() - start) / 1000)
+}
+
+// ---- Micro-benchmarks (one core) ----
+const seed = new Uint8Array(randomBytes(32))
+const key = privateKeyFromSeed(seed)
+const message = new TextEncoder().encode('{"expires_at":"2026-03-10T15:01:00.000Z","halt_detection":"active","issued_at":"2026-03-10T15:00:00.000Z","issuer":"bench.local","mic":"XNYS","public_key_id":"key_bench_v1","receipt_id":"00000000-0000-4000-8000-000000000000","receipt_mode":"live","schema_version":"v5.0","source":"SCHEDULE","status":"OPEN"}')
+perSecond(2000, () => signBytes(key, message))
+const nativeSign = perSecond(40_000, () => signBytes(key, message))
+perSecond(100, () => ed.sign(message, seed))
+const nobleSign = perSecond(2000, () => ed.sign(message, seed))
+
+const calendars = new CalendarRegistry(resolve(root, 'schedules'), memoryLogger('error'), systemClock)
+const loadStart = performance.now()
+calendars.reload('bench')
+const loadMs = performance.now() - loadStart
+const xnys = calendars.calendar('XNYS')!
+const from = Date.parse('2025-01-01T00:00:00Z')
+const span = Date.parse('2027-12-31T00:00:00Z') - from
+const instants = Float64Array.from({ length: 1 << 16 }, () => from + Math.random() * span)
+let sink = 0
+perSecond(200_000, (i) => (sink += statusAt(xnys, instants[i & 0xffff]!).status.length))
+const lookups = perSecond(2_000_000, (i) => (sink += statusAt(xnys, instants[i & 0xffff]!).status.length))
+const all = SUPPORTED_MICS.map((mic) => calendars.calendar(mic)).filter((c) => c !== null)
+const sweepsPerSecond = perSecond(50_000, (i) => {
+  const instant = instants[i & 0xffff]!
+  for (const calendar of all) sink += statusAt(calendar, instant).status.length
+})
+
+// ---- HTTP ----
+type Load = { rps: number; p99Ms: number | null; non2xx: number }
+
+async function startServer(script: string): Promise<{ fields: string[]; stop: () => Promise<void> }> {
+  const child = Bun.spawn(['bun', resolve(import.meta.dir, 'servers', script), '0'], { stdout: 'pipe', stderr: 'inherit', env: { ...process.env, TZ: 'UTC' } })
+  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader()
+  let text = ''
+  while (!text.includes('\n')) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`${script} exited before READY`)
+    text += new TextDecoder().decode(value)
+  }
+  const fields = text.trim().split(/\s+/).slice(1)
+  return {
+    fields,
+    stop: async () => {
+      child.kill('SIGTERM')
+      await child.exited
+    },
+  }
+}
+
+const hasWrk = Bun.spawnSync(['sh', '-c', 'command -v wrk']).exitCode === 0
+
+function parseWrk(output: string): Load {
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? 0)
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(output)
+  const factor = { us: 0.001, ms: 1, s: 1000 } as const
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0)
+  return { rps, p99Ms: p99 ? Number(p99[1]) * factor[p99[2] as keyof typeof factor] : null, non2xx }
+}
+
+async function load(url: string, options: { headers?: Record<string, string>; bodiesFile?: string; seconds?: number } = {}): Promise<Load> {
+  const seconds = options.seconds ?? SECONDS
+  if (hasWrk) {
+    const args = ['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency']
+    for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`)
+    if (options.bodiesFile) args.push('-s', resolve(import.meta.dir, 'post-bodies.lua'))
+    args.push(url)
+    if (options.bodiesFile) args.push('--', options.bodiesFile)
+    const run = Bun.spawnSync(args)
+    return parseWrk(run.stdout.toString())
+  }
+  const run = Bun.spawnSync(['bun', resolve(import.meta.dir, 'load.ts'), url, String(CONNECTIONS), String(seconds), JSON.stringify(options.headers ?? {}), ...(options.bodiesFile ? [options.bodiesFile] : [])])
+  const result = JSON.parse(run.stdout.toString()) as { rps: number; p99_ms: number | null; errors: number }
+  return { rps: result.rps, p99Ms: result.p99_ms, non2xx: result.errors }
+}
+
+async function measure(url: string, options: Parameters<typeof load>[1] = {}): Promise<Load> {
+  await load(url, { ...options, seconds: 1 }) // warm-up
+  return load(url, options)
+}
+
+const baselineServer = await startServer('baseline.ts')
+const baselineA = await measure(`http://127.0.0.1:${baselineServer.fields[0]}/`)
+await baselineServer.stop()
+
+const bare = await startServer('bare-sign.ts')
+const bareSign = await measure(`http://127.0.0.1:${bare.fields[0]}/sign`)
+await bare.stop()
+
+const appServer = await startServer('app.ts')
+const [port, apiKey, pageKid, bodiesFile] = appServer.fields as [string, string, string, string]
+const base = `http://127.0.0.1:${port}`
+const health = await measure(`${base}/v5/health`)
+const status = await measure(`${base}/v5/status?mic=XNYS`, { headers: { 'X-Oracle-Key': apiKey } })
+const demo = await measure(`${base}/v5/demo?mic=XNYS`)
+const witnessPage = await measure(`${base}/v1/witness/checkpoints?kid=${pageKid}&session_id=bench-page`)
+// New checkpoints only: no warm-up run (it would spend bodies), each body posted once.
+const witnessPost = await load(`${base}/v1/witness/checkpoints`, { bodiesFile })
+await appServer.stop()
+
+const baselineServer2 = await startServer('baseline.ts')
+const baselineB = await measure(`http://127.0.0.1:${baselineServer2.fields[0]}/`)
+await baselineServer2.stop()
+const baseline = (baselineA.rps + baselineB.rps) / 2
+
+// ---- Report ----
+const cpu = cpus()[0]?.model ?? 'unknown CPU'
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+const ratio = (a: number, b: number) => (a / b).toFixed(3)
+const p99 = (l: Load) => (l.p99Ms === null ? 'n/a' : `${l.p99Ms.toFixed(2)} ms`)
+say(`Machine: ${cpu}, ${cpus().length} cores, ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM; Bun ${Bun.version}; load generator: ${hasWrk ? `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s` : `bun load.ts, ${CONNECTIONS} connections, ${SECONDS}s`}; run ${new Date().toISOString()}`)
+say('')
+say('| measure | figure | target | met |')
+say('|---|---|---|---|')
+say(`| Ed25519 sign, native (node:crypto KeyObject) | ${fmt(nativeSign)} /s | | |`)
+say(`| Ed25519 sign, @noble/ed25519 | ${fmt(nobleSign)} /s | | |`)
+say(`| native / noble | ${ratio(nativeSign, nobleSign)} | | |`)
+say(`| load and compile all 28 calendars | ${fmt(loadMs, 1)} ms | | |`)
+say(`| statusAt lookups (XNYS, random instants 2025-2027) | ${fmt(lookups)} /s | >= 1,000,000 /s | ${lookups >= 1e6 ? 'yes' : 'NO'} |`)
+say(`| 28-MIC sweep | ${fmt(1e6 / sweepsPerSecond, 2)} µs | < 50 µs | ${1e6 / sweepsPerSecond < 50 ? 'yes' : 'NO'} |`)
+say(`| baseline constant JSON (mean of before/after) | ${fmt(baseline)} req/s (${fmt(baselineA.rps)} / ${fmt(baselineB.rps)}) | | |`)
+say(`| bare signing route | ${fmt(bareSign.rps)} req/s, p99 ${p99(bareSign)} | | |`)
+say(`| GET /v5/health | ${fmt(health.rps)} req/s = ${ratio(health.rps, baseline)} of baseline, p99 ${p99(health)} | >= 0.5 of baseline | ${health.rps / baseline >= 0.5 ? 'yes' : 'NO'} |`)
+say(`| GET /v5/status (key) | ${fmt(status.rps)} req/s = ${ratio(status.rps, bareSign.rps)} of bare signing, ${ratio(status.rps, baseline)} of baseline, p99 ${p99(status)} | >= 0.85 of bare signing; p99 < 25 ms at ${CONNECTIONS} connections | ${status.rps / bareSign.rps >= 0.85 && (status.p99Ms ?? 0) < 25 ? 'yes' : 'NO'} |`)
+say(`| GET /v5/demo | ${fmt(demo.rps)} req/s = ${ratio(demo.rps, bareSign.rps)} of bare signing, ${ratio(demo.rps, baseline)} of baseline, p99 ${p99(demo)} | | |`)
+say(`| POST /v1/witness/checkpoints (new) | ${fmt(witnessPost.rps)} req/s = ${ratio(witnessPost.rps, baseline)} of baseline, p99 ${p99(witnessPost)}${witnessPost.non2xx ? `, ${witnessPost.non2xx} non-2xx` : ''} | >= 0.04 of baseline | ${witnessPost.rps / baseline >= 0.04 ? 'yes' : 'NO'} |`)
+say(`| GET witness page of 500 receipts | ${fmt(witnessPage.rps)} req/s = ${ratio(witnessPage.rps, baseline)} of baseline, p99 ${p99(witnessPage)} | >= 0.015 of baseline | ${witnessPage.rps / baseline >= 0.015 ? 'yes' : 'NO'} |`)
+for (const [name, l] of [['health', health], ['status', status], ['demo', demo], ['witness page', witnessPage]] as const) if (l.non2xx) say(`\nwarning: ${l.non2xx} non-2xx answers on ${name}`)
+if (sink === -1) console.log('unreachable')
+
+const docPath = resolve(root, 'docs/performance.md')
+const doc = readFileSync(docPath, 'utf8')
+const start = '<!-- bench:start -->'
+const end = '<!-- bench:end -->'
+if (doc.includes(start) && doc.includes(end)) {
+  writeFileSync(docPath, `${doc.slice(0, doc.indexOf(start) + start.length)}\n${out.join('\n')}\n${doc.slice(doc.indexOf(end))}`)
+  console.log(`\nwritten to ${docPath}`)
+}

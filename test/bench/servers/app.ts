@@ -1,0 +1,86 @@
+// The real app (buildApp with real stores on a temp WAL database), with rate limits lifted so
+// that the load generator measures the work, not the limiter. Prints a key and the witness
+// fixture locations for the load scripts.
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildApp } from '../../../src/app'
+import { loadConfig } from '../../../src/config'
+import { createLogger } from '../../../src/log'
+import { systemClock } from '../../../src/clock'
+import { openDatabase } from '../../../src/store/database'
+import { applyMigrations } from '../../../src/store/migrate'
+import { MIGRATIONS } from '../../../src/store/migrations'
+import { loadSigner } from '../../../src/crypto/key-file'
+import { sqliteAccountStore } from '../../../src/accounts/store'
+import { cachedAccountStore } from '../../../src/accounts/cache'
+import { issueKey } from '../../../src/accounts/keys'
+import { CalendarRegistry } from '../../../src/calendar/registry'
+import { OverrideService } from '../../../src/market/overrides/service'
+import { sqliteOverrideStore } from '../../../src/market/overrides/store'
+import { HaltMonitor } from '../../../src/market/halts/monitor'
+import { ReceiptAuditQueue } from '../../../src/audit/queue'
+import { sqliteAuditStore } from '../../../src/audit/store'
+import { RateLimiter } from '../../../src/http/rate-limit'
+import { sqliteWitnessStore } from '../../../src/witness/store'
+import { checkSubmission } from '../../../src/witness/checks'
+import { submitCheckpoint } from '../../../src/witness/service'
+import { privateKeyFromSeed, rawPublicKey, signBytes } from '../../../src/crypto/ed25519'
+import { jcsFlat } from '../../../src/crypto/canonical'
+import { ed25519Jwk, jwkThumbprint } from '../../../src/crypto/jwk'
+import { randomBytes } from 'node:crypto'
+import type { AppDeps } from '../../../src/deps'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'openbell-bench-'))
+const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' })
+// Request log lines go to a sink, as they would to a log file or journald.
+const log = createLogger(config.logLevel, () => {})
+const db = openDatabase(config.databasePath)
+applyMigrations(db, MIGRATIONS)
+const calendars = new CalendarRegistry(config.schedulesDir, log, systemClock)
+calendars.reload('boot')
+const unlimited = () => new RateLimiter(1_000_000_000)
+const deps: AppDeps = {
+  config,
+  clock: systemClock,
+  log,
+  signer: loadSigner(config, new Date(), log),
+  accounts: cachedAccountStore(sqliteAccountStore(db), systemClock),
+  calendars,
+  overrides: new OverrideService(sqliteOverrideStore(db), systemClock, log),
+  halts: new HaltMonitor(config.haltFeed, { clock: systemClock, log, calendars }),
+  audit: new ReceiptAuditQueue(sqliteAuditStore(db), log),
+  sampleDoorLimiter: unlimited(),
+  witness: { store: sqliteWitnessStore(db), limiters: { anonymousPost: unlimited(), anonymousGet: unlimited(), authorizedAddress: unlimited(), authorizedAccount: unlimited() } },
+  healthExtras: [],
+}
+deps.audit.start()
+const { key } = await issueKey(deps.accounts, { plan: 'pro', now: new Date() })
+
+// Witness fixtures, signed with the native implementation (fast enough for tens of thousands).
+function checkpointSigner() {
+  const privateKey = privateKeyFromSeed(new Uint8Array(randomBytes(32)))
+  const jwk = ed25519Jwk(rawPublicKey(privateKey))
+  const kid = jwkThumbprint(jwk)
+  const body = (count: number, sessionId: string) => {
+    const unsigned = { v: 'evidence.action/1', type: 'checkpoint', session_id: sessionId, count, last_entry_hash: `sha256:${count.toString(16).padStart(64, '0')}`, ts: new Date().toISOString(), kid }
+    const sig = Buffer.from(signBytes(privateKey, new TextEncoder().encode(jcsFlat(unsigned)))).toString('base64url')
+    return { checkpoint: { ...unsigned, sig }, public_key_jwk: jwk }
+  }
+  return { kid, body }
+}
+
+// A session with 500 stored receipts to page, and fresh bodies to POST.
+const page = checkpointSigner()
+for (let count = 1; count <= 500; count++) {
+  const verified = checkSubmission(page.body(count, 'bench-page'))
+  if (verified.ok) await submitCheckpoint({ store: deps.witness.store, signer: deps.signer, witness: 'bench.local', limits: config.witness }, verified.value, { pool: 'anonymous' }, Date.now())
+}
+const poster = checkpointSigner()
+const bodies = Array.from({ length: Number(process.env.WITNESS_BODIES ?? 60000) }, (_, i) => JSON.stringify(poster.body(i + 1, 'bench-post')))
+const bodiesFile = join(dataDir, 'witness-bodies.txt')
+writeFileSync(bodiesFile, bodies.join('\n') + '\n')
+
+const app = buildApp(deps).listen({ port: Number(process.argv[2] ?? 0), hostname: '127.0.0.1' })
+console.log(`READY ${app.server!.port} ${key} ${page.kid} ${bodiesFile}`)
+process.on('SIGTERM', () => process.exit(0))
