@@ -31,5 +31,11 @@ if (!key) throw new Error('health receipt names a key the registry does not list
 const payload = JSON.stringify(Object.fromEntries(registry.canonical_payload_spec.health_fields.map((name) => [name, health[name]])))
 const ok = ed.verify(Buffer.from(String(health.signature), 'hex'), new TextEncoder().encode(payload), Buffer.from(key.public_key, 'hex'), { zip215: false })
 if (!ok) throw new Error('health signature does not verify')
-const calendars = await fetch(`${base}/v5/exchanges`)
-console.log(`health ${health.status}, signature verified with key ${key.key_id}; /v5/exchanges ${calendars.status}`)
+// The binary ran from another directory: its calendars must come from schedules/ beside it.
+const schedule = (await (await fetch(`${base}/v5/schedule?mic=XNYS`)).json()) as { data_version: string | null }
+if (!schedule.data_version) throw new Error('no calendar loaded: schedules/ next to the binary was not found')
+const demo = (await (await fetch(`${base}/v5/demo?mic=XLON`)).json()) as Record<string, unknown>
+const receiptFields = registry.canonical_payload_spec as unknown as Record<string, string[]>
+const demoPayload = JSON.stringify(Object.fromEntries(receiptFields[demo.reason ? 'override_fields' : 'receipt_fields']!.map((name) => [name, demo[name]])))
+if (!ed.verify(Buffer.from(String(demo.signature), 'hex'), new TextEncoder().encode(demoPayload), Buffer.from(key.public_key, 'hex'), { zip215: false })) throw new Error('demo receipt does not verify')
+console.log(`health ${health.status} and a demo receipt verified with key ${key.key_id}; XNYS calendar ${schedule.data_version}`)

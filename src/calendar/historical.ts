@@ -1,5 +1,6 @@
 // Reconstructing the calendar status of an instant in the past or future (/v5/historical), with
 // the reasoning a person can check: local date and time, that day's sessions, the deciding rule.
+import { formatInTimeZone } from 'date-fns-tz'
 import type { CompiledCalendar } from './compile'
 import { planDay } from './day-plan'
 import { statusAt } from './engine'
@@ -31,7 +32,8 @@ export function reconstruct(calendar: CompiledCalendar | null, identity: { mic: 
     timezone: identity.timezone,
     utc_offset: formatOffset(zoneOffsetMs(identity.timezone, at)),
     local_date: local.date,
-    local_time: `${formatLocalTime(local.minutes)}:${String(Math.floor((at - Math.floor(at / 60_000) * 60_000) / 1000)).padStart(2, '0')}`,
+    // Reading fields of a zoned time is what date-fns-tz does reliably (it uses Intl).
+    local_time: formatInTimeZone(at, identity.timezone, 'HH:mm:ss'),
     weekday: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][local.weekday],
   }
   if (!calendar) {
