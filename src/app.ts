@@ -2,9 +2,9 @@
 // main.ts does those, and tests call buildApp with fakes.
 import { Elysia } from 'elysia'
 import { swagger } from '@elysiajs/swagger'
-import { cors } from '@elysiajs/cors'
 import type { AppDeps } from './deps'
 import { httpPlugin } from './http/plugin'
+import { corsPlugin } from './http/cors'
 import { keyRoutes } from './discovery/routes/keys'
 import { healthRoutes } from './discovery/routes/health'
 import { exchangeRoutes } from './calendar/routes/exchanges'
@@ -26,19 +26,7 @@ export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string }[] = () => []
   const app = new Elysia({ name: 'openbell' })
     .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes() }))
-    // Public API for agents and browsers: any origin, no credentials (keys travel in headers).
-    // A pattern (not '*') makes the plugin answer Vary: Origin instead of Vary: *, which would
-    // stop caches from honouring Cache-Control on /mics.json and the JWKS.
-    .use(
-      cors({
-        origin: /^/,
-        methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-        allowedHeaders: ['Content-Type', 'Authorization', 'X-Oracle-Key', 'Payment-Signature', 'X-Payment'],
-        exposeHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Payment-Required', 'Allow'],
-        credentials: false,
-        maxAge: 600,
-      }),
-    )
+    .use(corsPlugin())
     .use(
       swagger({
         path: '/docs',

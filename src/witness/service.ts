@@ -34,16 +34,16 @@ export async function submitCheckpoint(
   const receivedAt = new Date(now).toISOString()
   const day = receivedAt.slice(0, 10)
   return deps.store.submit((tx): SubmitOutcome => {
-    const stored = tx.findReceipt(identity)
+    const { receiptJson: stored, fork } = tx.atCount(identity)
     if (stored !== null) return { kind: 'repeat', receiptJson: stored }
-    if ((deps.limits.maxRows > 0 && tx.totalRows() >= deps.limits.maxRows) || (deps.limits.maxBytes > 0 && tx.databaseBytes() >= deps.limits.maxBytes)) return { kind: 'storage_full' }
+    const { maxRows, maxBytes } = deps.limits
+    if ((maxRows > 0 && tx.totalRows() >= maxRows) || (maxBytes > 0 && tx.databaseBytes() >= maxBytes)) return { kind: 'storage_full' }
     if (submitter.pool === 'anonymous') {
       if (tx.anonymousRowsOn(day) >= deps.limits.anonymousDailyCap) return { kind: 'anonymous_cap' }
     } else {
       const quota = ACCOUNT_DAILY_QUOTA[submitter.plan] ?? 0
       if (tx.accountRowsOn(submitter.accountId, day) >= quota) return { kind: 'quota_exceeded', quota }
     }
-    const fork = tx.forkExists(identity)
     const receiptJson = JSON.stringify(signWitnessReceipt(deps.signer, deps.witness, submission, receivedAt, fork))
     tx.insert({ ...identity, received_at: receivedAt, utc_day: day, pool: submitter.pool, account_id: submitter.pool === 'account' ? submitter.accountId : null, fork: fork ? 1 : 0, receipt_json: receiptJson })
     return { kind: 'stored', receiptJson }

@@ -57,8 +57,8 @@ export interface PageRow {
 
 /** What one submission transaction may do, run atomically (BEGIN IMMEDIATE … COMMIT). */
 export interface WitnessTransaction {
-  findReceipt(identity: Identity): string | null
-  forkExists(identity: Identity): boolean
+  /** Rows stored at (kid, session_id, count): the stored receipt of this identity, and whether another hash is there (a fork). */
+  atCount(identity: Identity): { receiptJson: string | null; fork: boolean }
   anonymousRowsOn(day: string): number
   accountRowsOn(accountId: number, day: string): number
   totalRows(): number
@@ -73,8 +73,8 @@ export interface WitnessStore {
 }
 
 export function sqliteWitnessStore(db: Database): WitnessStore {
-  const find = db.query('SELECT receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND count = ? AND last_entry_hash = ?')
-  const fork = db.query('SELECT 1 AS found FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND count = ? AND last_entry_hash <> ? LIMIT 1')
+  // One index range: every hash stored at this count (normally none or one).
+  const atCount = db.query('SELECT last_entry_hash, receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND count = ?')
   const usage = db.query('SELECT rows AS n FROM witness_daily_usage WHERE utc_day = ? AND pool_key = ?')
   const countUsage = db.query('INSERT INTO witness_daily_usage (utc_day, pool_key, rows) VALUES (?, ?, 1) ON CONFLICT (utc_day, pool_key) DO UPDATE SET rows = rows + 1')
   // Rows are never deleted, so the largest id is the row count (no table scan).
@@ -88,8 +88,11 @@ export function sqliteWitnessStore(db: Database): WitnessStore {
   const pageAfter = db.query(PAGE_AFTER_SQL)
   const n = (row: unknown) => (row as { n: number }).n
   const tx: WitnessTransaction = {
-    findReceipt: (i) => (find.get(i.kid, i.session_id, i.count, i.last_entry_hash) as { receipt_json: string } | null)?.receipt_json ?? null,
-    forkExists: (i) => fork.get(i.kid, i.session_id, i.count, i.last_entry_hash) !== null,
+    atCount: (i) => {
+      const rows = atCount.all(i.kid, i.session_id, i.count) as { last_entry_hash: string; receipt_json: string }[]
+      const same = rows.find((row) => row.last_entry_hash === i.last_entry_hash)
+      return { receiptJson: same?.receipt_json ?? null, fork: rows.some((row) => row.last_entry_hash !== i.last_entry_hash) }
+    },
     anonymousRowsOn: (day) => (usage.get(day, 'anonymous') as { n: number } | null)?.n ?? 0,
     accountRowsOn: (id, day) => (usage.get(day, `account:${id}`) as { n: number } | null)?.n ?? 0,
     totalRows: () => n(total.get()),
@@ -99,9 +102,10 @@ export function sqliteWitnessStore(db: Database): WitnessStore {
       countUsage.run(row.utc_day, row.pool === 'anonymous' ? 'anonymous' : `account:${row.account_id}`)
     },
   }
+  const transaction = db.transaction((work: (tx: WitnessTransaction) => unknown) => work(tx))
   return {
     async submit(work) {
-      return db.transaction(() => work(tx)).immediate()
+      return transaction.immediate(work) as ReturnType<typeof work>
     },
     async page(kid, sessionId, after, limit) {
       return (after ? pageAfter.all(kid, sessionId, after.count, after.hash, limit) : pageFrom.all(kid, sessionId, limit)) as PageRow[]

@@ -16,7 +16,7 @@ export function exchangeRoutes(deps: AppDeps) {
       '/mics.json',
       () => {
         const entries = exchangeDirectory(deps.calendars.snapshot()).map(({ mic, name, country, timezone, currency, sameAs }) => ({ mic, name, country, timezone, currency, sameAs }))
-        return jsonResponse(entries, 200, { 'cache-control': 'public, max-age=86400' })
+        return jsonResponse(entries, 200, { 'cache-control': 'public, max-age=86400', vary: 'Origin' })
       },
       { detail: { tags: ['calendars'], summary: 'Exchange registry (ISO 10383 entries)', responses: responses({ 200: ['Top-level array of registry entries', t.Array(RegistryEntry)] }) } },
     )

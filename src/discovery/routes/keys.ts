@@ -46,7 +46,7 @@ export function keyRoutes(deps: AppDeps) {
       '/.well-known/jwks.json',
       () => {
         if (!signer.key) throw new ApiError(500, 'CONFIGURATION_ERROR', 'no public key is configured')
-        return jsonResponse(jwks(signer.key), 200, { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' })
+        return jsonResponse(jwks(signer.key), 200, { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300', vary: 'Origin' })
       },
       {
         detail: {
