@@ -3,14 +3,8 @@
 import type { Logger } from '../log'
 import type { AuditRow, AuditStore } from './store'
 
-export interface AuditedReceipt {
-  receipt_id: string
-  mic: string
-  status: string
-  source: string
-  issued_at: string
-  schema_version: string
-}
+/** The fields of a signed receipt the log indexes; the whole receipt is kept as JSON beside them. */
+export type AuditedReceipt = Omit<AuditRow, 'key_hash' | 'receipt_json'>
 
 export class ReceiptAuditQueue {
   private pending: { receipt: AuditedReceipt; keyHash: string }[] = []

@@ -88,29 +88,20 @@ function semanticProblems(file: ScheduleFile, expectedMic?: string): ValidationP
 
   for (const date of Object.keys(file.holidays)) checkDate('holidays', date)
 
-  for (const [date, entry] of Object.entries(file.early_closes)) {
-    const day = checkDate('early_closes', date)
-    if (Number.isNaN(day)) continue
+  // An early close or a late open must fall strictly inside that day's regular session.
+  const checkShortenedDay = (map: 'early_closes' | 'late_opens', date: string, field: 'close' | 'open', time: string, what: string) => {
+    const day = checkDate(map, date)
+    if (Number.isNaN(day)) return
     const segments = templateFor(day)
-    const close = parseLocalTime(entry.close)
     const first = segments[0]
     const last = segments[segments.length - 1]
-    if (!first || !last) add(`/early_closes/${date}`, `${date} has no regular session to close early (use special_sessions)`)
-    else if (!(close > parseLocalTime(first[0]) && close < parseLocalTime(last[1])))
-      add(`/early_closes/${date}/close`, `early close ${entry.close} is not inside the regular session ${first[0]}-${last[1]}`)
+    const minutes = parseLocalTime(time)
+    if (!first || !last) add(`/${map}/${date}`, `${date} has no regular session to ${what} (use special_sessions)`)
+    else if (!(minutes > parseLocalTime(first[0]) && minutes < parseLocalTime(last[1])))
+      add(`/${map}/${date}/${field}`, `${field === 'close' ? 'early close' : 'late open'} ${time} is not inside the regular session ${first[0]}-${last[1]}`)
   }
-
-  for (const [date, entry] of Object.entries(file.late_opens)) {
-    const day = checkDate('late_opens', date)
-    if (Number.isNaN(day)) continue
-    const segments = templateFor(day)
-    const open = parseLocalTime(entry.open)
-    const first = segments[0]
-    const last = segments[segments.length - 1]
-    if (!first || !last) add(`/late_opens/${date}`, `${date} has no regular session to open late (use special_sessions)`)
-    else if (!(open > parseLocalTime(first[0]) && open < parseLocalTime(last[1])))
-      add(`/late_opens/${date}/open`, `late open ${entry.open} is not inside the regular session ${first[0]}-${last[1]}`)
-  }
+  for (const [date, entry] of Object.entries(file.early_closes)) checkShortenedDay('early_closes', date, 'close', entry.close, 'close early')
+  for (const [date, entry] of Object.entries(file.late_opens)) checkShortenedDay('late_opens', date, 'open', entry.open, 'open late')
 
   for (const [date, entry] of Object.entries(file.special_sessions)) {
     checkDate('special_sessions', date)
