@@ -5,6 +5,8 @@ COPY package.json bun.lock ./
 RUN bun install --frozen-lockfile --production
 COPY tsconfig.json ./
 COPY src ./src
+# The witness spec page is embedded in the binary.
+COPY docs/witness-spec.md ./docs/witness-spec.md
 RUN bun build src/main.ts --compile --outfile /out/openbell
 
 FROM debian:bookworm-slim
