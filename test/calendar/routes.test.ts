@@ -36,6 +36,20 @@ describe('GET /v5/schedule', () => {
     expect(body.data_version).toMatch(/^\d{4}\.\d+\.\d+$/)
   })
 
+  test('every venue with a midday break reports it; others report null', async () => {
+    const { json } = makeTestApp({ now: '2026-03-10T01:00:00Z' })
+    const expected: Record<string, { start: string; end: string } | null> = {
+      XJPX: { start: '11:30', end: '12:30' },
+      XHKG: { start: '12:00', end: '13:00' },
+      XSHG: { start: '11:30', end: '13:00' },
+      XSHE: { start: '11:30', end: '13:00' },
+      XSES: { start: '12:00', end: '13:00' },
+      XNYS: null,
+      XCBT: null,
+    }
+    for (const [mic, lunch] of Object.entries(expected)) expect([mic, (await json(`/v5/schedule?mic=${mic}`)).body.lunch_break]).toEqual([mic, lunch])
+  })
+
   test('unknown MIC → 400 UNKNOWN_MIC with all 28 supported', async () => {
     const { json } = makeTestApp()
     const { status, body } = await json('/v5/schedule?mic=XXXX')
