@@ -22,7 +22,7 @@ export function calendarWarnings(snapshot: CalendarSnapshot, now: number, within
     const { calendar } = entry
     if (calendar.alwaysOpen) continue
     const daysLeft = Math.floor((calendar.coverageEnd - now) / DAY_MS)
-    if (daysLeft < 0) warnings.push({ mic: calendar.mic, problem: 'coverage_ended', coverage_to: calendar.coverageTo, days_left: daysLeft, detail: 'answers UNKNOWN until next year\'s holidays are added' })
+    if (daysLeft < 0) warnings.push({ mic: calendar.mic, problem: 'coverage_ended', coverage_to: calendar.coverageTo, days_left: daysLeft, detail: 'answers UNKNOWN until the calendar is extended with published dates' })
     else if (daysLeft <= withinDays) warnings.push({ mic: calendar.mic, problem: 'coverage_ends_soon', coverage_to: calendar.coverageTo, days_left: daysLeft, detail: `add the holidays after ${calendar.coverageTo} before then, or the venue answers UNKNOWN` })
   }
   return warnings.sort((a, b) => a.mic.localeCompare(b.mic))
