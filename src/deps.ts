@@ -6,12 +6,19 @@ import type { Logger } from './log'
 import type { Signer } from './crypto/signer'
 import type { AccountStore } from './accounts/store'
 import type { CalendarRegistry } from './calendar/registry'
-import type { OverrideService } from './market/overrides/service'
-import type { HaltMonitor } from './market/halts/monitor'
-import type { ReceiptAuditQueue } from './audit/queue'
-import type { RateLimiter } from './http/rate-limit'
 import type { WitnessStore } from './witness/store'
 import type { WitnessLimiters } from './witness/limits'
+import type { Database } from 'bun:sqlite'
+import { sqliteAccountStore } from './accounts/store'
+import { cachedAccountStore } from './accounts/cache'
+import { OverrideService } from './market/overrides/service'
+import { sqliteOverrideStore } from './market/overrides/store'
+import { HaltMonitor } from './market/halts/monitor'
+import { ReceiptAuditQueue } from './audit/queue'
+import { sqliteAuditStore } from './audit/store'
+import { RateLimiter } from './http/rate-limit'
+import { sqliteWitnessStore } from './witness/store'
+import { witnessLimiters } from './witness/limits'
 
 export interface AppDeps {
   config: Config
@@ -28,4 +35,23 @@ export interface AppDeps {
   witness: { store: WitnessStore; limiters: WitnessLimiters }
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
+}
+
+// Wiring over one SQLite database: the caller opens the files and passes the handles in.
+
+export type DepsParts = Pick<AppDeps, 'config' | 'clock' | 'log' | 'signer' | 'calendars'> & { db: Database }
+
+/** The app's collaborators over one database; `replace` swaps any of them (tests, benchmarks). */
+export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps> = {}): AppDeps {
+  return {
+    ...parts,
+    accounts: cachedAccountStore(sqliteAccountStore(db), parts.clock),
+    overrides: new OverrideService(sqliteOverrideStore(db), parts.clock, parts.log),
+    halts: new HaltMonitor(parts.config.haltFeed, { clock: parts.clock, log: parts.log, calendars: parts.calendars }),
+    audit: new ReceiptAuditQueue(sqliteAuditStore(db), parts.log),
+    sampleDoorLimiter: new RateLimiter(60),
+    witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
+    healthExtras: [],
+    ...replace,
+  }
 }

@@ -8,23 +8,16 @@ import { applyMigrations, MigrationError } from './store/migrate'
 import { MIGRATIONS } from './store/migrations'
 import { loadSigner } from './crypto/key-file'
 import { sqliteAccountStore } from './accounts/store'
-import { cachedAccountStore } from './accounts/cache'
 import { buildApp } from './app'
 import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
 import { runHealthcheck } from './cli/healthcheck'
-import type { AppDeps } from './deps'
+import { sqliteDeps } from './deps'
 import { CalendarRegistry } from './calendar/registry'
 import { startCalendarJobs } from './calendar/jobs'
 import { OverrideService } from './market/overrides/service'
 import { sqliteOverrideStore } from './market/overrides/store'
-import { HaltMonitor } from './market/halts/monitor'
-import { ReceiptAuditQueue } from './audit/queue'
-import { sqliteAuditStore } from './audit/store'
-import { RateLimiter } from './http/rate-limit'
 import { runOverridesCommand } from './cli/overrides'
-import { sqliteWitnessStore } from './witness/store'
-import { witnessLimiters } from './witness/limits'
 import type { Database } from 'bun:sqlite'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
@@ -65,20 +58,7 @@ async function serve(): Promise<void> {
   const signer = loadSigner(config, new Date(systemClock.now()), log)
   const calendars = new CalendarRegistry(config.schedulesDir, log, systemClock)
   calendars.reload('boot')
-  const deps: AppDeps = {
-    config,
-    clock: systemClock,
-    log,
-    signer,
-    accounts: cachedAccountStore(sqliteAccountStore(db), systemClock),
-    calendars,
-    overrides: overrideService(db, log),
-    halts: new HaltMonitor(config.haltFeed, { clock: systemClock, log, calendars }),
-    audit: new ReceiptAuditQueue(sqliteAuditStore(db), log),
-    sampleDoorLimiter: new RateLimiter(60),
-    witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
-    healthExtras: [],
-  }
+  const deps = sqliteDeps({ config, clock: systemClock, log, signer, calendars, db })
   const stopCalendarJobs = startCalendarJobs(deps)
   const stopHaltMonitor = deps.halts.start()
   const stopAudit = deps.audit.start()

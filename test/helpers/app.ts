@@ -11,17 +11,10 @@ import { openDatabase } from '../../src/store/database'
 import { applyMigrations } from '../../src/store/migrate'
 import { MIGRATIONS } from '../../src/store/migrations'
 import { sqliteAccountStore } from '../../src/accounts/store'
-import type { AppDeps } from '../../src/deps'
+import { sqliteDeps } from '../../src/deps'
 import { CalendarRegistry } from '../../src/calendar/registry'
 import { resolve } from 'node:path'
-import { OverrideService } from '../../src/market/overrides/service'
-import { sqliteOverrideStore } from '../../src/market/overrides/store'
 import { HaltMonitor, type HaltFeedConfig } from '../../src/market/halts/monitor'
-import { ReceiptAuditQueue } from '../../src/audit/queue'
-import { sqliteAuditStore } from '../../src/audit/store'
-import { RateLimiter } from '../../src/http/rate-limit'
-import { sqliteWitnessStore } from '../../src/witness/store'
-import { witnessLimiters } from '../../src/witness/limits'
 
 export const TEST_SEED_HEX = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'
 export const TEST_ADMIN_KEY = 'admin-test-key-0123456789abcdef'
@@ -82,20 +75,14 @@ export function makeTestApp(options: TestAppOptions = {}) {
   const clock = new FakeClock(Date.parse(options.now ?? '2026-03-02T15:00:00.000Z'))
   const log = memoryLogger()
   const calendars = options.schedulesDir ? sharedCalendars(options.schedulesDir) : sharedCalendars()
-  const deps: AppDeps = {
-    config,
-    clock,
-    log,
-    signer: options.signer ?? testSigner(),
-    accounts: sqliteAccountStore(db),
-    calendars,
-    overrides: new OverrideService(sqliteOverrideStore(db), clock, log),
-    halts: new HaltMonitor(options.haltFeed ?? { url: null, format: 'rss', intervalMs: 30_000 }, { clock, log, calendars }),
-    audit: new ReceiptAuditQueue(sqliteAuditStore(db), log),
-    sampleDoorLimiter: new RateLimiter(60),
-    witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
-    healthExtras: [],
-  }
+  const deps = sqliteDeps(
+    { config, clock, log, signer: options.signer ?? testSigner(), calendars, db },
+    {
+      // The uncached store: tests change key status directly and expect it at once.
+      accounts: sqliteAccountStore(db),
+      halts: new HaltMonitor(options.haltFeed ?? { url: null, format: 'rss', intervalMs: 30_000 }, { clock, log, calendars }),
+    },
+  )
   const app = buildApp(deps)
   const request = (path: string, init: RequestInit = {}) => app.handle(new Request(`http://localhost${path}`, init))
   const json = async (path: string, init: RequestInit = {}) => {

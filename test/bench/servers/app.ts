@@ -12,15 +12,8 @@ import { openDatabase } from '../../../src/store/database'
 import { applyMigrations } from '../../../src/store/migrate'
 import { MIGRATIONS } from '../../../src/store/migrations'
 import { loadSigner } from '../../../src/crypto/key-file'
-import { sqliteAccountStore } from '../../../src/accounts/store'
-import { cachedAccountStore } from '../../../src/accounts/cache'
 import { issueKey } from '../../../src/accounts/keys'
 import { CalendarRegistry } from '../../../src/calendar/registry'
-import { OverrideService } from '../../../src/market/overrides/service'
-import { sqliteOverrideStore } from '../../../src/market/overrides/store'
-import { HaltMonitor } from '../../../src/market/halts/monitor'
-import { ReceiptAuditQueue } from '../../../src/audit/queue'
-import { sqliteAuditStore } from '../../../src/audit/store'
 import { RateLimiter } from '../../../src/http/rate-limit'
 import { sqliteWitnessStore } from '../../../src/witness/store'
 import { checkSubmission } from '../../../src/witness/checks'
@@ -29,7 +22,7 @@ import { privateKeyFromSeed, rawPublicKey, signBytes } from '../../../src/crypto
 import { jcsFlat } from '../../../src/crypto/canonical'
 import { ed25519Jwk, jwkThumbprint } from '../../../src/crypto/jwk'
 import { randomBytes } from 'node:crypto'
-import type { AppDeps } from '../../../src/deps'
+import { sqliteDeps } from '../../../src/deps'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'openbell-bench-'))
 const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' })
@@ -40,20 +33,10 @@ applyMigrations(db, MIGRATIONS)
 const calendars = new CalendarRegistry(config.schedulesDir, log, systemClock)
 calendars.reload('boot')
 const unlimited = () => new RateLimiter(1_000_000_000)
-const deps: AppDeps = {
-  config,
-  clock: systemClock,
-  log,
-  signer: loadSigner(config, new Date(), log),
-  accounts: cachedAccountStore(sqliteAccountStore(db), systemClock),
-  calendars,
-  overrides: new OverrideService(sqliteOverrideStore(db), systemClock, log),
-  halts: new HaltMonitor(config.haltFeed, { clock: systemClock, log, calendars }),
-  audit: new ReceiptAuditQueue(sqliteAuditStore(db), log),
-  sampleDoorLimiter: unlimited(),
-  witness: { store: sqliteWitnessStore(db), limiters: { anonymousPost: unlimited(), anonymousGet: unlimited(), authorizedAddress: unlimited(), authorizedAccount: unlimited() } },
-  healthExtras: [],
-}
+const deps = sqliteDeps(
+  { config, clock: systemClock, log, signer: loadSigner(config, new Date(), log), calendars, db },
+  { sampleDoorLimiter: unlimited(), witness: { store: sqliteWitnessStore(db), limiters: { anonymousPost: unlimited(), anonymousGet: unlimited(), authorizedAddress: unlimited(), authorizedAccount: unlimited() } } },
+)
 deps.audit.start()
 const { key } = await issueKey(deps.accounts, { plan: 'pro', now: new Date() })
 
