@@ -1,5 +1,5 @@
 // One-call test harness: an app over a temp (or in-memory) database, a frozen clock and a fixed key.
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp } from '../../src/app'
@@ -33,8 +33,18 @@ export class FakeClock {
   }
 }
 
+const madeDirs = new Set<string>()
+
+/** A fresh temp directory, removed after the test file finishes (test/setup.ts calls removeTempDirs). */
 export function tempDir(prefix = 'openbell-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix))
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  madeDirs.add(dir)
+  return dir
+}
+
+export function removeTempDirs(): void {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true })
+  madeDirs.clear()
 }
 
 export function testSigner(): Signer {
