@@ -19,6 +19,11 @@ import { verifyRoutes } from './market/routes/verify'
 import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
 import { witnessRoutes } from './witness/routes'
+import { archiveRoutes } from './audit/routes/archive'
+import { receiptListRoutes } from './audit/routes/receipts'
+import { digestRoutes } from './audit/routes/digest'
+import { chainRoutes } from './audit/routes/chain'
+import { proofRoutes } from './audit/routes/proof'
 
 export const API_VERSION = '5.0.0'
 
@@ -46,6 +51,7 @@ export function buildApp(deps: AppDeps) {
             { name: 'market', description: 'Signed market-state receipts' },
             { name: 'verification', description: 'Receipt verification and conformance vectors' },
             { name: 'witness', description: 'Checkpoint witness (witness-spec/0.5)' },
+            { name: 'audit', description: 'Receipt archive, receipt listing, daily Merkle digests, their chain and inclusion proofs' },
             { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
           ],
         },
@@ -65,6 +71,11 @@ export function buildApp(deps: AppDeps) {
     .use(marketDiscoveryRoutes(deps))
     .use(overrideRoutes(deps))
     .use(witnessRoutes(deps))
+    .use(archiveRoutes(deps))
+    .use(receiptListRoutes(deps))
+    .use(digestRoutes(deps))
+    .use(chainRoutes(deps))
+    .use(proofRoutes(deps))
   routes = () => app.routes
   return app
 }

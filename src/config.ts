@@ -55,6 +55,7 @@ export const CONFIG_VARIABLES = {
   WITNESS_PLAN_1Y_USD: { kind: 'string', default: '79', doc: 'price (USD per month) of the custody_1y plan offered in `upgrade`', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,2})?$' }) },
   WITNESS_CHECKOUT_URL: { kind: 'string', doc: 'where `upgrade.checkout` POSTs to start a purchase; default `<PUBLIC_BASE_URL>/v5/checkout`', schema: Type.String({ pattern: '^https?://' }) },
   WITNESS_PRICING_URL: { kind: 'string', doc: 'pricing page named in `upgrade.pricing`; default `<PUBLIC_BASE_URL>/pricing`', schema: Type.String({ pattern: '^https?://' }) },
+  RECEIPT_RETENTION_DAYS: { kind: 'integer', default: '35', doc: 'days full signed receipt bodies are kept in the audit log (at least 31, the archive window); ids, sealed digests and proofs are kept for good', schema: Type.Integer({ minimum: 31, maximum: 36500 }) },
   LOG_LEVEL: { kind: 'string', default: 'info', doc: 'debug, info, warn or error', schema: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]) },
 } satisfies Record<string, VariableSpec>
 
@@ -76,6 +77,7 @@ export interface Config {
   schedulesDir: string
   clientIpHeader: string | null
   logLevel: 'debug' | 'info' | 'warn' | 'error'
+  receiptRetentionDays: number
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
   x402: { payTo: string | null; network: string; asset: string; statusPrice: string; batchPrice: string }
   witness: { anonymousDailyCap: number; maxRows: number; maxBytes: number; plan90dUsd: string; plan1yUsd: string; checkoutUrl: string; pricingUrl: string }
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     schedulesDir: resolve(get<string | undefined>('SCHEDULES_DIR') ?? defaultSchedulesDir()),
     clientIpHeader: clientIpHeader === '' ? null : clientIpHeader.toLowerCase(),
     logLevel: get<Config['logLevel']>('LOG_LEVEL'),
+    receiptRetentionDays: get<number>('RECEIPT_RETENTION_DAYS'),
     haltFeed: {
       url: get<string>('HALT_FEED_URL') === 'off' ? null : get<string>('HALT_FEED_URL'),
       format: get<'rss' | 'json'>('HALT_FEED_FORMAT'),

@@ -14,8 +14,9 @@ import { cachedAccountStore } from './accounts/cache'
 import { OverrideService } from './market/overrides/service'
 import { sqliteOverrideStore } from './market/overrides/store'
 import { HaltMonitor } from './market/halts/monitor'
-import { ReceiptAuditQueue } from './audit/queue'
+import { AuditLog } from './audit/log'
 import { sqliteAuditStore } from './audit/store'
+import { auditTrail, type AuditTrail } from './audit/trail'
 import { RateLimiter } from './http/rate-limit'
 import { sqliteWitnessStore } from './witness/store'
 import { witnessLimiters } from './witness/limits'
@@ -29,7 +30,10 @@ export interface AppDeps {
   calendars: CalendarRegistry
   overrides: OverrideService
   halts: HaltMonitor
-  audit: ReceiptAuditQueue
+  /** The durable receipt log (group commit); surfaces log through market/issue.ts. */
+  audit: AuditLog
+  /** Day trees, the sealing job and the retention job of the audit trail. */
+  auditTrail: AuditTrail
   /** Per-address limiter of the public safe-to-trade sample door (60/min). */
   sampleDoorLimiter: RateLimiter
   witness: { store: WitnessStore; limiters: WitnessLimiters }
@@ -43,12 +47,14 @@ export type DepsParts = Pick<AppDeps, 'config' | 'clock' | 'log' | 'signer' | 'c
 
 /** The app's collaborators over one database; `replace` swaps any of them (tests, benchmarks). */
 export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps> = {}): AppDeps {
+  const audit = replace.audit ?? new AuditLog(sqliteAuditStore(db), parts.log)
   return {
     ...parts,
     accounts: cachedAccountStore(sqliteAccountStore(db), parts.clock),
     overrides: new OverrideService(sqliteOverrideStore(db), parts.clock, parts.log),
     halts: new HaltMonitor(parts.config.haltFeed, { clock: parts.clock, log: parts.log, calendars: parts.calendars }),
-    audit: new ReceiptAuditQueue(sqliteAuditStore(db), parts.log),
+    audit,
+    auditTrail: auditTrail({ audit, signer: parts.signer, issuer: parts.config.issuer, clock: parts.clock, log: parts.log, retentionDays: parts.config.receiptRetentionDays }),
     sampleDoorLimiter: new RateLimiter(60),
     witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],

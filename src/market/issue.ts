@@ -1,40 +1,52 @@
-// Issuing market-state receipts: resolve, sign, and queue the audit record of live receipts.
+// Issuing market-state receipts: resolve, sign, and (live receipts) log durably before answering.
+// Every surface that answers a live receipt calls issueLiveReceipt, signLiveReceipts or
+// logLiveReceipts: they resolve only after the audit row is committed and throw a 503
+// AUDIT_LOG_UNAVAILABLE ApiError when it cannot be (see docs/architecture.md).
 import type { AppDeps } from '../deps'
 import type { CalendarSnapshot } from '../calendar/registry'
 import type { Mic } from '../calendar/mics'
 import { criticalFailure } from '../http/errors'
-import { sha256Hex } from '../crypto/hash'
+import { auditRowOf, type LiveAuditContext, type LoggableReceipt } from '../audit/record'
 import { resolveStatus, type Resolution } from './resolve'
 import { signMarketReceipt, type MarketReceipt, type ReceiptMode } from './receipt'
 
-const keyHashes = new WeakMap<object, string>()
-
-/** SHA-256 of the signing public key, recorded with each audited receipt. */
-function keyHash(deps: Pick<AppDeps, 'signer'>): string {
-  const key = deps.signer.key
-  if (!key) return ''
-  let hash = keyHashes.get(key)
-  if (!hash) {
-    hash = sha256Hex(key.publicKey)
-    keyHashes.set(key, hash)
-  }
-  return hash
-}
+export type { LiveAuditContext } from '../audit/record'
 
 /** Signs a resolution; an offline or failing signer becomes the unsigned CRITICAL_FAILURE answer. */
-export function signOrFail(deps: AppDeps, resolution: Resolution, mode: ReceiptMode, now: number): MarketReceipt {
-  let receipt: MarketReceipt
+function signOrFail(deps: AppDeps, resolution: Resolution, mode: ReceiptMode, now: number): MarketReceipt {
   try {
-    receipt = signMarketReceipt(deps.signer, deps.config.issuer, resolution, mode, now)
+    return signMarketReceipt(deps.signer, deps.config.issuer, resolution, mode, now)
   } catch (error) {
     if (deps.signer.online) deps.log.error('signing failed', { mic: resolution.mic, error: (error as Error).message })
     throw criticalFailure()
   }
-  if (mode === 'live') deps.audit.enqueue(receipt, keyHash(deps))
+}
+
+/** Demo receipts are never logged (anyone could grow the store with them). */
+export async function issueDemoReceipt(deps: AppDeps, mic: Mic): Promise<MarketReceipt> {
+  const now = deps.clock.now()
+  return signOrFail(deps, await resolveStatus(deps, mic, now), 'demo', now)
+}
+
+/**
+ * Logs already-signed live receipts (market-state or safe-to-trade) in one commit; resolves
+ * after the rows are committed. For surfaces that sign their own receipt type.
+ */
+export function logLiveReceipts(deps: Pick<AppDeps, 'audit'>, receipts: readonly LoggableReceipt[], context: LiveAuditContext): Promise<void> {
+  return deps.audit.append(receipts.map((receipt) => auditRowOf(receipt, context)))
+}
+
+/** One live receipt for `mic`, answered only after its audit row is committed. */
+export async function issueLiveReceipt(deps: AppDeps, mic: Mic, context: LiveAuditContext, snapshot?: CalendarSnapshot): Promise<MarketReceipt> {
+  const now = deps.clock.now()
+  const receipt = signOrFail(deps, await resolveStatus(deps, mic, now, snapshot), 'live', now)
+  await logLiveReceipts(deps, [receipt], context)
   return receipt
 }
 
-export async function issueReceipt(deps: AppDeps, mic: Mic, mode: ReceiptMode, snapshot?: CalendarSnapshot): Promise<MarketReceipt> {
-  const now = deps.clock.now()
-  return signOrFail(deps, await resolveStatus(deps, mic, now, snapshot), mode, now)
+/** Several live receipts signed at one instant (the batch surface), logged in one commit. */
+export async function signLiveReceipts(deps: AppDeps, resolutions: readonly Resolution[], now: number, context: LiveAuditContext): Promise<MarketReceipt[]> {
+  const receipts = resolutions.map((resolution) => signOrFail(deps, resolution, 'live', now))
+  await logLiveReceipts(deps, receipts, context)
+  return receipts
 }

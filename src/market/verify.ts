@@ -21,6 +21,7 @@ type FieldList = keyof typeof SIGNED_FIELDS
 /** Which signed field list a receipt uses, judged by the fields it carries. */
 export function receiptType(receipt: Record<string, unknown>): FieldList | null {
   if (receipt.type === 'witness.checkpoint/1') return 'witness_fields'
+  if ('merkle_root' in receipt && 'date' in receipt) return 'digest_fields'
   if ('venue' in receipt && 'safe' in receipt) return 'safe_to_trade_fields'
   if ('mic' in receipt && 'halt_detection' in receipt) return 'reason' in receipt ? 'override_fields' : 'receipt_fields'
   if (receipt.status === 'OK' && receipt.source === 'SYSTEM' && !('mic' in receipt)) return 'health_fields'
@@ -51,7 +52,8 @@ export function verifyReceipt(keys: readonly KeyDescription[], input: unknown, n
   }
   const signature = typeof receipt.signature === 'string' && /^[0-9a-f]{128}$/.test(receipt.signature) ? hexToBytes(receipt.signature) : null
   if (!signature) return result(false, false, 'MALFORMED_RECEIPT', receipt, type)
-  const expiresAt = type === 'witness_fields' ? Number.NaN : Date.parse(fields.expires_at ?? '')
+  // Witness receipts and sealed digests are records, not answers: they do not expire.
+  const expiresAt = type === 'witness_fields' || type === 'digest_fields' ? Number.NaN : Date.parse(fields.expires_at ?? '')
   const expired = Number.isFinite(expiresAt) ? now > expiresAt : false
   if (!keys.length) return result(false, expired, 'ORACLE_NOT_CONFIGURED', receipt, type)
   // An unknown key id is invalid: the receipt names the key it claims, and we only vouch for ours.

@@ -3,7 +3,7 @@
 import type { Migration } from './migrate'
 import { ACCOUNTS_SCHEMA_V1 } from '../accounts/store'
 import { OVERRIDES_SCHEMA_V1 } from '../market/overrides/store'
-import { AUDIT_SCHEMA_V1 } from '../audit/store'
+import { AUDIT_SCHEMA_V1, AUDIT_SCHEMA_V10 } from '../audit/store'
 import { WITNESS_SCHEMA_V1 } from '../witness/store'
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -11,4 +11,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 2, name: 'market: overrides and override_events', sql: OVERRIDES_SCHEMA_V1 },
   { id: 3, name: 'audit: receipt_log', sql: AUDIT_SCHEMA_V1 },
   { id: 4, name: 'witness: witness_checkpoints', sql: WITNESS_SCHEMA_V1 },
+  { id: 10, name: 'audit: audit_log (group commit), audit_digests, audit_leaves, audit_state; receipt_log moved in', sql: AUDIT_SCHEMA_V10 },
 ]

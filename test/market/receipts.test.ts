@@ -44,11 +44,11 @@ describe('GET /v5/demo', () => {
     await harness.json('/v5/demo')
     const key = await withKey(harness)
     const live = await harness.json('/v5/status', { headers: { 'x-oracle-key': key } })
-    await harness.deps.audit.flush()
-    const rows = harness.db.query('SELECT * FROM receipt_log').all() as Record<string, string>[]
+    // Answered only after the row is committed: no flush needed before reading it.
+    const rows = harness.db.query('SELECT * FROM audit_log').all() as Record<string, string>[]
     expect(rows).toHaveLength(1)
-    expect(rows[0]).toMatchObject({ receipt_id: live.body.receipt_id, mic: 'XNYS', status: 'OPEN', source: 'SCHEDULE', schema_version: 'v5.0' })
-    expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/)
+    expect(rows[0]).toMatchObject({ receipt_id: live.body.receipt_id, mic: 'XNYS', status: 'OPEN', source: 'SCHEDULE', schema_version: 'v5.0', surface: '/v5/status', day: '2026-03-10', payment_ref: null })
+    expect(rows[0]!.key_hash).toBe(new Bun.CryptoHasher('sha256').update(key).digest('hex'))
     expect(JSON.parse(rows[0]!.receipt_json!)).toEqual(live.body)
   })
 })

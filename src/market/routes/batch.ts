@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { AppDeps } from '../../deps'
 import { responses } from '../../http/openapi'
 import { resolveStatus } from '../resolve'
-import { signOrFail } from '../issue'
+import { signLiveReceipts } from '../issue'
 import { requireKeyOrPayment } from '../access'
 import { parseMicList } from '../batch'
 import { SignedReceiptSchema } from './schemas'
@@ -14,11 +14,12 @@ export function batchRoutes(deps: AppDeps) {
     '/v5/batch',
     async ({ query, request }) => {
       const mics = parseMicList(query.mics)
-      await requireKeyOrPayment(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts')
+      const account = await requireKeyOrPayment(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts')
       const now = deps.clock.now()
       const snapshot = deps.calendars.snapshot()
       const resolutions = await Promise.all(mics.map((mic) => resolveStatus(deps, mic, now, snapshot)))
-      return { batch_id: randomUUID(), queried_at: new Date(now).toISOString(), receipts: resolutions.map((resolution) => signOrFail(deps, resolution, 'live', now)) }
+      const receipts = await signLiveReceipts(deps, resolutions, now, { surface: '/v5/batch', keyHash: account.key_hash })
+      return { batch_id: randomUUID(), queried_at: new Date(now).toISOString(), receipts }
     },
     {
       query: t.Object({ mics: t.Optional(t.String({ description: 'comma-separated MICs (required); duplicates removed; at most 28' })) }),
@@ -32,6 +33,7 @@ export function batchRoutes(deps: AppDeps) {
           402: 'PAYMENT_REQUIRED or ACCOUNT_INACTIVE',
           403: 'INVALID_API_KEY',
           500: 'CRITICAL_FAILURE',
+          503: 'AUDIT_LOG_UNAVAILABLE',
         }),
       },
     },

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps'
 import { requireAccount, API_KEY_HEADER } from '../../http/auth'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
-import { issueReceipt } from '../issue'
+import { issueDemoReceipt, issueLiveReceipt } from '../issue'
 import { requireKeyOrPayment } from '../access'
 import { SignedReceiptSchema } from './schemas'
 
@@ -12,31 +12,31 @@ const MicQuery = t.Object({ mic: t.Optional(t.String({ description: 'MIC, defaul
 
 export function receiptRoutes(deps: AppDeps) {
   return new Elysia({ name: 'market-receipts' })
-    .get('/v5/demo', ({ query }) => issueReceipt(deps, parseMic(query.mic), 'demo'), {
+    .get('/v5/demo', ({ query }) => issueDemoReceipt(deps, parseMic(query.mic)), {
       query: MicQuery,
       detail: { tags: ['market'], summary: 'Signed receipt, demo mode (no key)', responses: responses({ 200: ['Signed receipt (receipt_mode demo)', SignedReceiptSchema], 400: 'UNKNOWN_MIC', 500: 'CRITICAL_FAILURE: signing offline (unsigned, status UNKNOWN)' }) },
     })
     .get(
       '/v5/status',
       async ({ query, request }) => {
-        await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt')
-        return issueReceipt(deps, parseMic(query.mic), 'live')
+        const account = await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt')
+        return issueLiveReceipt(deps, parseMic(query.mic), { surface: '/v5/status', keyHash: account.key_hash })
       },
       {
         query: MicQuery,
         detail: {
           tags: ['market'],
           summary: 'Signed market-state receipt (API key or x402 payment)',
-          responses: responses({ 200: ['Signed receipt (live)', SignedReceiptSchema], 400: 'UNKNOWN_MIC', 401: 'unused (a missing key gets 402 with payment requirements)', 402: 'PAYMENT_REQUIRED (x402 requirements, PAYMENT-REQUIRED header) or ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY', 500: 'CRITICAL_FAILURE' }),
+          responses: responses({ 200: ['Signed receipt (live)', SignedReceiptSchema], 400: 'UNKNOWN_MIC', 401: 'unused (a missing key gets 402 with payment requirements)', 402: 'PAYMENT_REQUIRED (x402 requirements, PAYMENT-REQUIRED header) or ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY', 500: 'CRITICAL_FAILURE', 503: 'AUDIT_LOG_UNAVAILABLE (the receipt could not be logged, so it is not answered)' }),
         },
       },
     )
     .get(
       '/v5/status/realtime',
       async ({ query, request }) => {
-        await requireAccount(deps, request.headers.get(API_KEY_HEADER))
+        const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER))
         const mic = parseMic(query.mic)
-        const receipt = await issueReceipt(deps, mic, 'live')
+        const receipt = await issueLiveReceipt(deps, mic, { surface: '/v5/status/realtime', keyHash: account.key_hash })
         const monitor = deps.halts.status()
         return { mic, signed_receipt: receipt, halt_monitor: { ...monitor, applies_to_mic: monitor.venues.includes(mic) } }
       },
@@ -45,7 +45,7 @@ export function receiptRoutes(deps: AppDeps) {
         detail: {
           tags: ['market'],
           summary: 'Signed receipt with the real-time halt monitor state (API key)',
-          responses: responses({ 200: ['Realtime status', t.Object({ mic: t.String(), signed_receipt: SignedReceiptSchema, halt_monitor: t.Object({}, { additionalProperties: true }) })], 400: 'UNKNOWN_MIC', 401: 'API_KEY_REQUIRED', 402: 'ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY', 500: 'CRITICAL_FAILURE' }),
+          responses: responses({ 200: ['Realtime status', t.Object({ mic: t.String(), signed_receipt: SignedReceiptSchema, halt_monitor: t.Object({}, { additionalProperties: true }) })], 400: 'UNKNOWN_MIC', 401: 'API_KEY_REQUIRED', 402: 'ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY', 500: 'CRITICAL_FAILURE', 503: 'AUDIT_LOG_UNAVAILABLE' }),
         },
       },
     )

@@ -1,0 +1,95 @@
+// The durable receipt log with group commit: a live receipt is answered only after its row is
+// committed. Appends wait on one shared transaction, run after a few milliseconds or as soon as
+// a batch is full, so durability costs each request a little latency, not the server throughput.
+// Nothing is dropped: when the write fails every waiter gets AUDIT_LOG_UNAVAILABLE (503).
+import type { Logger } from '../log'
+import { ApiError } from '../http/errors'
+import type { AuditRow, AuditStore } from './store'
+
+export const auditUnavailable = (message = 'the audit log cannot be written; no receipt is answered that is not logged. Retry shortly') =>
+  new ApiError(503, 'AUDIT_LOG_UNAVAILABLE', message)
+
+interface Waiter {
+  rows: readonly AuditRow[]
+  resolve: () => void
+  reject: (error: Error) => void
+}
+
+export interface AuditLogOptions {
+  /** Longest wait before a partial batch is committed. */
+  flushMs?: number
+  /** Rows that make a batch commit at once. */
+  batchSize?: number
+}
+
+export class AuditLog {
+  private waiters: Waiter[] = []
+  private pendingRows = 0
+  private timer: ReturnType<typeof setTimeout> | null = null
+  private closed = false
+  /** Last sealed UTC day: a row dated on or before it would be missing from a signed root, so it is refused. */
+  sealedThrough: string | null = null
+  committed = 0
+  failures = 0
+
+  constructor(
+    readonly store: AuditStore,
+    private readonly log: Logger,
+    private readonly options: AuditLogOptions = {},
+  ) {}
+
+  /** Resolves once the rows are committed; rejects with a 503 ApiError when they cannot be. */
+  append(rows: readonly AuditRow[]): Promise<void> {
+    if (this.closed) return Promise.reject(auditUnavailable('the service is shutting down'))
+    if (!rows.length) return Promise.resolve()
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ rows, resolve, reject })
+      this.pendingRows += rows.length
+      if (this.pendingRows >= (this.options.batchSize ?? 256)) this.commit()
+      else this.timer ??= setTimeout(() => this.commit(), this.options.flushMs ?? 2)
+    })
+  }
+
+  /** Commits everything appended so far, now (synchronously: the rows are on disk when it returns). */
+  commit(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    const waiters = this.waiters
+    if (!waiters.length) return
+    this.waiters = []
+    this.pendingRows = 0
+    const accepted: Waiter[] = []
+    for (const waiter of waiters) {
+      const late = this.sealedThrough !== null && waiter.rows.some((row) => row.day <= this.sealedThrough!)
+      if (late) {
+        this.log.error('audit row dated on a sealed day refused', { day: waiter.rows[0]!.day, sealed_through: this.sealedThrough })
+        waiter.reject(auditUnavailable('the receipt is dated on a day whose digest is already sealed; retry'))
+      } else accepted.push(waiter)
+    }
+    const rows = accepted.flatMap((waiter) => waiter.rows)
+    try {
+      if (rows.length) this.store.insertBatch(rows)
+    } catch (error) {
+      this.failures++
+      this.log.error('audit log write failed; live receipts answer 503', { rows: rows.length, error: (error as Error).message })
+      for (const waiter of accepted) waiter.reject(auditUnavailable())
+      return
+    }
+    this.committed += rows.length
+    for (const waiter of accepted) waiter.resolve()
+  }
+
+  /** Same as commit(), awaitable (for callers that only need "everything before now is stored"). */
+  async flush(): Promise<void> {
+    this.commit()
+  }
+
+  /** Nothing runs in the background; the returned stop commits what is pending and refuses new rows. */
+  start(): () => Promise<void> {
+    this.closed = false
+    return async () => {
+      this.commit()
+      this.closed = true
+    }
+  }
+}

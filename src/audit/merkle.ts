@@ -1,0 +1,90 @@
+// RFC 6962 (Certificate Transparency) Merkle trees over a day's receipt ids, and the one
+// audit-path verifier everybody uses (the service, the tests and docs/audit.md's script).
+//   leaf  = SHA-256(0x00 ‖ UTF-8 receipt_id)
+//   node  = SHA-256(0x01 ‖ left ‖ right)
+//   split = the largest power of two smaller than n; the empty tree's root = SHA-256("")
+import { createHash } from 'node:crypto'
+
+const LEAF_PREFIX = new Uint8Array([0])
+const NODE_PREFIX = new Uint8Array([1])
+
+export const EMPTY_ROOT_HEX = createHash('sha256').digest('hex')
+
+/** Leaf hash of a receipt id (UTF-8) or of raw bytes (the RFC 6962 reference vectors use bytes). */
+export function leafHash(entry: string | Uint8Array): Uint8Array {
+  const hash = createHash('sha256').update(LEAF_PREFIX)
+  if (typeof entry === 'string') hash.update(entry, 'utf8')
+  else hash.update(entry)
+  return new Uint8Array(hash.digest())
+}
+
+export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest())
+}
+
+/** Largest power of two strictly smaller than n (n ≥ 2). */
+export function splitPoint(n: number): number {
+  let k = 1
+  while (k * 2 < n) k *= 2
+  return k
+}
+
+/**
+ * Root of the RFC 6962 tree whose lowest level is `hashes`. With leaf hashes this is MTH(D[n]);
+ * with the roots of consecutive aligned blocks of 2^j leaves (the last one may be short) it is
+ * the same root, because every split of the leaf tree above block size falls on a block edge.
+ */
+export function rootOf(hashes: readonly Uint8Array[], from = 0, to = hashes.length): Uint8Array {
+  const n = to - from
+  if (n === 0) return new Uint8Array(createHash('sha256').digest())
+  if (n === 1) return hashes[from]!
+  const k = splitPoint(n)
+  return nodeHash(rootOf(hashes, from, from + k), rootOf(hashes, from + k, to))
+}
+
+/** RFC 6962 PATH(m, D[n]) over the lowest level `hashes`, siblings listed from the bottom up. */
+export function auditPath(index: number, hashes: readonly Uint8Array[], from = 0, to = hashes.length): Uint8Array[] {
+  const n = to - from
+  if (index < 0 || index >= n) throw new RangeError(`leaf index ${index} outside a tree of ${n}`)
+  if (n === 1) return []
+  const k = splitPoint(n)
+  if (index < k) return [...auditPath(index, hashes, from, from + k), rootOf(hashes, from + k, to)]
+  return [...auditPath(index - k, hashes, from + k, to), rootOf(hashes, from, from + k)]
+}
+
+/**
+ * The verifier: recomputes the root from a leaf hash, its index, the tree size and the audit
+ * path (RFC 9162 section 2.1.3.2, which is the RFC 6962 algorithm written iteratively).
+ * Returns false for any path that does not have exactly the right length.
+ */
+export function rootFromPath(leaf: Uint8Array, index: number, size: number, path: readonly Uint8Array[]): Uint8Array | null {
+  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) return null
+  let fn = index
+  let sn = size - 1
+  let r = leaf
+  for (const p of path) {
+    if (sn === 0) return null
+    if (fn % 2 === 1 || fn === sn) {
+      r = nodeHash(p, r)
+      if (fn % 2 === 0) {
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = Math.floor(fn / 2)
+          sn = Math.floor(sn / 2)
+        }
+      }
+    } else {
+      r = nodeHash(r, p)
+    }
+    fn = Math.floor(fn / 2)
+    sn = Math.floor(sn / 2)
+  }
+  return sn === 0 ? r : null
+}
+
+export function verifyInclusion(receiptId: string, index: number, size: number, pathHex: readonly string[], rootHex: string): boolean {
+  if (!pathHex.every((item) => /^[0-9a-f]{64}$/.test(item)) || !/^[0-9a-f]{64}$/.test(rootHex)) return false
+  const root = rootFromPath(leafHash(receiptId), index, size, pathHex.map((item) => Buffer.from(item, 'hex')))
+  return root !== null && Buffer.from(root).toString('hex') === rootHex
+}
+
+export const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')

@@ -1,0 +1,90 @@
+// Reading the audit trail for the HTTP surfaces: archive pages, a key's own receipts, proofs.
+import type { AccountRow } from '../accounts/store'
+import type { Plan } from '../accounts/plans'
+import { ApiError } from '../http/errors'
+import type { AuditStore } from './store'
+import type { DayTrees } from './day-tree'
+import { addDays, daysBetween } from './dates'
+
+export const ARCHIVE_PAGE = 1000
+/** Plans that may read the archive of the last ARCHIVE_WINDOW_DAYS days and list their receipts. */
+const PAID_PLANS: readonly Plan[] = ['builder', 'pro', 'evidence_starter', 'evidence']
+export const ARCHIVE_WINDOW_DAYS = 30
+export const RECEIPTS_MAX_LIMIT = 200
+
+export function isPaidPlan(plan: Plan): boolean {
+  return PAID_PLANS.includes(plan)
+}
+
+/** Builder and above: today and the 30 days before it; free and sandbox: today only (spec 8). */
+export function checkArchiveWindow(account: AccountRow, date: string, today: string): void {
+  const age = daysBetween(date, today)
+  if (isPaidPlan(account.plan)) {
+    if (age > ARCHIVE_WINDOW_DAYS) throw new ApiError(403, 'ARCHIVE_WINDOW_EXCEEDED', `the archive reaches back ${ARCHIVE_WINDOW_DAYS} days (to ${addDays(today, -ARCHIVE_WINDOW_DAYS)})`)
+  } else if (age > 0) {
+    throw new ApiError(403, 'PLAN_ARCHIVE_TODAY_ONLY', `the ${account.plan} plan reads today's archive only; builder and pro read the last ${ARCHIVE_WINDOW_DAYS} days`)
+  }
+}
+
+export async function archivePage(store: AuditStore, mic: string, date: string, cursor: number) {
+  const rows = await store.archivePage(date, mic, cursor, ARCHIVE_PAGE + 1)
+  const more = rows.length > ARCHIVE_PAGE
+  const page = more ? rows.slice(0, ARCHIVE_PAGE) : rows
+  return {
+    mic,
+    date,
+    count: await store.archiveCount(date, mic),
+    // Bodies older than RECEIPT_RETENTION_DAYS are pruned; the window (30) is inside it (≥ 31).
+    receipts: page.filter((row) => row.receipt_json !== null).map((row) => JSON.parse(row.receipt_json!) as Record<string, string>),
+    next_cursor: more ? String(page.at(-1)!.seq) : null,
+  }
+}
+
+export function parseLimit(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 50
+  if (!/^[0-9]{1,6}$/.test(raw) || Number(raw) < 1 || Number(raw) > RECEIPTS_MAX_LIMIT) throw new ApiError(400, 'INVALID_LIMIT', `limit must be an integer from 1 to ${RECEIPTS_MAX_LIMIT}`)
+  return Number(raw)
+}
+
+export function parseFrom(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined
+  const ms = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN
+  if (!Number.isFinite(ms)) throw new ApiError(400, 'INVALID_FROM', 'from must be an ISO 8601 date-time, e.g. 2026-11-23T00:00:00Z')
+  return new Date(ms).toISOString()
+}
+
+export async function keyReceipts(store: AuditStore, account: AccountRow, query: { limit: number; mic?: string; from?: string }) {
+  if (!isPaidPlan(account.plan)) throw new ApiError(402, 'PLAN_UPGRADE_REQUIRED', `receipt listing needs a builder or pro key; this key's plan is ${account.plan}`)
+  const rows = await store.keyReceipts({ keyHash: account.key_hash, mic: query.mic, after: query.from, limit: query.limit })
+  return { receipts: rows.map(({ mic, status, source, issued_at, schema_version }) => ({ mic, status, source, issued_at, schema_version })), count: rows.length }
+}
+
+/**
+ * RFC 6962 inclusion proof of a logged receipt in its day's tree: against the sealed root for a
+ * sealed day (computed from the stored ids, so a changed id shows as a proof that fails), against
+ * the current tree for a day not sealed yet.
+ */
+export async function inclusionProof(deps: { store: AuditStore; trees: DayTrees }, receiptId: string, firstUnsealedDay: string) {
+  const sealedLeaf = await deps.store.sealedLeaf(receiptId)
+  if (sealedLeaf) {
+    const digest = (await deps.store.digest(sealedLeaf.date))!
+    const tree = await deps.trees.tree(sealedLeaf.date)
+    const path = await deps.trees.path(sealedLeaf.date, tree, sealedLeaf.leaf_index)
+    return { receipt_id: receiptId, date: sealedLeaf.date, leaf_index: sealedLeaf.leaf_index, tree_size: digest.total_receipts_issued, audit_path: path, merkle_root: digest.merkle_root, sealed: true, partial: false }
+  }
+  const entry = await deps.store.unsealedEntry(receiptId, firstUnsealedDay)
+  if (!entry) throw new ApiError(404, 'RECEIPT_NOT_FOUND', 'no live receipt with this id is in the log (demo and sample-door receipts are not logged)')
+  const index = await deps.store.leafIndex(entry.day, entry.seq)
+  const tree = await deps.trees.tree(entry.day)
+  return {
+    receipt_id: receiptId,
+    date: entry.day,
+    leaf_index: index,
+    tree_size: tree.size,
+    audit_path: await deps.trees.path(entry.day, tree, index),
+    merkle_root: tree.rootHex,
+    sealed: false,
+    partial: true,
+    note: 'the day is not sealed yet: this proof is against the current tree; fetch it again after the day is sealed to prove against the signed root',
+  }
+}

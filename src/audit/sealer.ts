@@ -1,0 +1,89 @@
+// The daily sealing job: shortly after each UTC midnight it seals the day before: commits what
+// is still in flight, computes the digest once, signs it and stores it (append-only). A start
+// that missed midnights, or a clock moved forward by hours or weeks, seals every missing day in
+// order, empty days included, so the chain has no holes.
+import type { Clock } from '../clock'
+import type { Logger } from '../log'
+import type { Signer } from '../crypto/signer'
+import type { AuditLog } from './log'
+import { addDays, utcDay } from './dates'
+import { sealedDigest } from './digest'
+
+/** Receipts may still be between signing and the log for a moment after midnight. */
+export const SEAL_GRACE_MS = 5_000
+export const SEAL_CHECK_MS = 10_000
+export const STARTED_ON = 'log_started_on'
+
+export interface SealerDeps {
+  audit: AuditLog
+  signer: Signer
+  issuer: string
+  clock: Clock
+  log: Logger
+}
+
+export class DigestSealer {
+  private timer: ReturnType<typeof setInterval> | null = null
+  private running: Promise<string[]> | null = null
+
+  constructor(private readonly deps: SealerDeps) {}
+
+  /** The first day of the chain: the earliest logged day, or the day of the first start. */
+  async startedOn(): Promise<string> {
+    const store = this.deps.audit.store
+    const recorded = await store.state(STARTED_ON)
+    if (recorded) return recorded
+    const first = await store.firstLogDay()
+    const today = utcDay(this.deps.clock.now())
+    await store.setStateIfMissing(STARTED_ON, first && first < today ? first : today)
+    return (await store.state(STARTED_ON))!
+  }
+
+  /** Seals every unsealed day before today (less the grace); returns the dates sealed. */
+  tick(): Promise<string[]> {
+    this.running ??= this.sealDue().finally(() => {
+      this.running = null
+    })
+    return this.running
+  }
+
+  private async sealDue(): Promise<string[]> {
+    const { audit, signer, issuer, clock, log } = this.deps
+    const store = audit.store
+    const sealBefore = utcDay(clock.now() - SEAL_GRACE_MS)
+    const last = await store.lastDigest()
+    if (last) audit.sealedThrough = last.date
+    let next = last ? addDays(last.date, 1) : await this.startedOn()
+    const sealed: string[] = []
+    while (next < sealBefore) {
+      if (!signer.online) {
+        log.error('cannot seal the audit digest: signer offline; will retry', { date: next })
+        break
+      }
+      // Commit rows still waiting, then seal in the same turn of the event loop: no row of the
+      // day can slip in between, and any later one is refused (sealedThrough) instead of lost.
+      audit.commit()
+      const date = next
+      const started = performance.now()
+      const row = store.sealDay(date, (ids, mics, previous) => sealedDigest(signer, issuer, date, ids, mics, previous, new Date(clock.now()).toISOString()))
+      audit.sealedThrough = date
+      log.info('audit digest sealed', { date, receipts: row.total_receipts_issued, merkle_root: row.merkle_root, ms: Math.round(performance.now() - started) })
+      sealed.push(date)
+      next = addDays(date, 1)
+    }
+    return sealed
+  }
+
+  wake(): void {
+    void this.tick().catch((error: Error) => this.deps.log.error('audit sealing failed; will retry', { error: error.message }))
+  }
+
+  start(): () => void {
+    this.wake()
+    this.timer = setInterval(() => this.wake(), SEAL_CHECK_MS)
+    return () => {
+      if (this.timer) clearInterval(this.timer)
+      this.timer = null
+    }
+  }
+}
