@@ -38,6 +38,11 @@ export class AuditLog {
     private readonly options: AuditLogOptions = {},
   ) {}
 
+  /** Rows appended and not yet committed. */
+  get pending(): number {
+    return this.pendingRows
+  }
+
   /** Resolves once the rows are committed; rejects with a 503 ApiError when they cannot be. */
   append(rows: readonly AuditRow[]): Promise<void> {
     if (this.closed) return Promise.reject(auditUnavailable('the service is shutting down'))

@@ -11,6 +11,7 @@ export interface KeyRegistry {
 
 export function fieldListFor(receipt: Record<string, unknown>): string {
   if (receipt.type === 'witness.checkpoint/1') return 'witness_fields'
+  if ('merkle_root' in receipt) return 'digest_fields'
   if ('venue' in receipt) return 'safe_to_trade_fields'
   if ('mic' in receipt) return 'reason' in receipt ? 'override_fields' : 'receipt_fields'
   return 'health_fields'

@@ -1,0 +1,185 @@
+// Daily sealing: digests sealed once and in order (also after missed midnights and clock jumps),
+// empty days sealed, in-flight receipts included, signed digests verifiable, the chain checked,
+// proofs against sealed roots (also after pruning), and tampering detected.
+import { describe, expect, test } from 'bun:test'
+import { issueKey } from '../../src/accounts/keys'
+import { sqliteDeps } from '../../src/deps'
+import { buildApp } from '../../src/app'
+import { AuditLog } from '../../src/audit/log'
+import { sqliteAuditStore } from '../../src/audit/store'
+import { verifyInclusion, EMPTY_ROOT_HEX, leafHash, rootOf, toHex } from '../../src/audit/merkle'
+import { makeTestApp, type TestApp } from '../helpers/app'
+import { verifyWithRegistry } from '../helpers/verify'
+
+const DAY1 = '2026-03-09T15:00:00.000Z'
+
+async function setup(now = DAY1) {
+  const harness = makeTestApp({ now })
+  const { key } = await issueKey(harness.deps.accounts, { plan: 'pro', now: new Date(harness.clock.now()) })
+  // The chain starts on the first start.
+  await harness.deps.auditTrail.sealer.startedOn()
+  const status = async (mic = 'XNYS') => {
+    const response = await harness.json(`/v5/status?mic=${mic}`, { headers: { 'x-oracle-key': key } })
+    expect(response.status).toBe(200)
+    return response.body as Record<string, string>
+  }
+  return { harness, key, status }
+}
+
+const digest = (harness: TestApp, date: string) => harness.json(`/v5/audit/digest?date=${date}`)
+
+describe('sealing', () => {
+  test('seals the previous day just after midnight, once; the row is append-only; the signed digest verifies', async () => {
+    const { harness, status } = await setup()
+    const ids = [(await status()).receipt_id!, (await status("XLON")).receipt_id!, (await status()).receipt_id!]
+    const partial = await digest(harness, '2026-03-09')
+    expect(partial.body).toMatchObject({ date: '2026-03-09', partial: true, total_receipts_issued: 3, receipt_ids: ids, exchanges_attested: ['XLON', 'XNYS'], previous_day_merkle_root: null, chain_length: 1 })
+    expect(partial.body.merkle_root).toBe(toHex(rootOf(ids.map(leafHash))))
+    expect(partial.body.receipt).toBeUndefined()
+
+    harness.clock.set('2026-03-10T00:00:01.000Z')
+    expect(await harness.deps.auditTrail.sealer.tick()).toEqual([]) // inside the grace period
+    harness.clock.set('2026-03-10T00:00:20.000Z')
+    expect(await harness.deps.auditTrail.sealer.tick()).toEqual(['2026-03-09'])
+    expect(await harness.deps.auditTrail.sealer.tick()).toEqual([])
+    const sealed = await digest(harness, '2026-03-09')
+    expect(sealed.body).toMatchObject({ partial: false, total_receipts_issued: 3, receipt_ids: ids, merkle_root: partial.body.merkle_root, previous_day_merkle_root: null, chain_length: 1, computed_at: '2026-03-10T00:00:20.000Z' })
+    const signed = sealed.body.receipt
+    expect(signed).toMatchObject({ date: '2026-03-09', merkle_root: partial.body.merkle_root, previous_day_merkle_root: '', total_receipts_issued: '3', chain_length: '1', exchanges_attested: '["XLON","XNYS"]', issuer: 'oracle.test' })
+    const keys = (await harness.json('/v5/keys')).body
+    expect(Object.keys(signed).filter((k) => k !== 'signature').sort()).toEqual(keys.canonical_payload_spec.digest_fields)
+    expect(verifyWithRegistry(keys, signed)).toBe(true)
+    expect(verifyWithRegistry(keys, { ...signed, merkle_root: EMPTY_ROOT_HEX })).toBe(false)
+    const verified = await harness.json('/v5/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: signed }) })
+    expect(verified.body).toMatchObject({ valid: true, expired: false, reason: 'SIGNATURE_VALID', receipt_type: 'digest_fields' })
+    const forged = await harness.json('/v5/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: { ...signed, total_receipts_issued: '2' } }) })
+    expect(forged.body).toMatchObject({ valid: false, reason: 'INVALID_SIGNATURE' })
+
+    expect(() => harness.db.run("UPDATE audit_digests SET merkle_root = 'x'")).toThrow(/append-only/)
+    expect(() => harness.db.run('DELETE FROM audit_digests')).toThrow(/append-only/)
+    expect(() => harness.db.run("UPDATE audit_log SET receipt_id = 'x'")).toThrow(/append-only/)
+    expect(() => harness.db.run('DELETE FROM audit_log')).toThrow(/append-only/)
+    // A day once sealed refuses late rows instead of missing them.
+    harness.clock.set('2026-03-09T23:59:59.000Z')
+    const late = await harness.json('/v5/status', { headers: { 'x-oracle-key': (await issueKey(harness.deps.accounts, { plan: 'pro', now: new Date() })).key } })
+    expect(late.status).toBe(503)
+    expect(late.body.error).toBe('AUDIT_LOG_UNAVAILABLE')
+    expect((await digest(harness, '2026-03-09')).body.total_receipts_issued).toBe(3)
+  })
+
+  test('a receipt still in flight at midnight is in its day: sealing commits it first', async () => {
+    const { harness, key } = await setup('2026-03-09T23:59:59.990Z')
+    // A log whose timer would commit only after a minute: the row waits, and sealing must not overtake it.
+    const slowLog = new AuditLog(sqliteAuditStore(harness.db), harness.log, { flushMs: 60_000 })
+    const deps = sqliteDeps({ config: harness.config, clock: harness.clock, log: harness.log, signer: harness.deps.signer, calendars: harness.deps.calendars, db: harness.db }, { audit: slowLog, accounts: harness.deps.accounts })
+    const app = buildApp(deps)
+    const pending = app.handle(new Request('http://localhost/v5/status', { headers: { 'x-oracle-key': key } })).then(async (response) => ({ status: response.status, body: (await response.json()) as Record<string, string> }))
+    while (slowLog.pending === 0) await Bun.sleep(1)
+    harness.clock.set('2026-03-10T00:00:30.000Z')
+    expect(await deps.auditTrail.sealer.tick()).toEqual(['2026-03-09'])
+    const answered = await pending
+    expect(answered.status).toBe(200)
+    expect(answered.body.issued_at!.slice(0, 10)).toBe('2026-03-09')
+    expect((await digest(harness, '2026-03-09')).body.receipt_ids).toEqual([answered.body.receipt_id])
+  })
+
+  test('a start after missed midnights, and a clock moved forward by weeks, seal every day in order; empty days too', async () => {
+    const { harness, status } = await setup()
+    const first = await status()
+    // "Restart" three days later: a fresh log and sealer over the same database.
+    harness.clock.set('2026-03-12T08:00:00.000Z')
+    const restarted = sqliteDeps({ config: harness.config, clock: harness.clock, log: harness.log, signer: harness.deps.signer, calendars: harness.deps.calendars, db: harness.db })
+    expect(await restarted.auditTrail.sealer.tick()).toEqual(['2026-03-09', '2026-03-10', '2026-03-11'])
+    harness.clock.set('2026-04-02T12:00:00.000Z')
+    const sealed = await restarted.auditTrail.sealer.tick()
+    expect(sealed[0]).toBe('2026-03-12')
+    expect(sealed.at(-1)).toBe('2026-04-01')
+    expect(sealed).toHaveLength(21)
+    const empty = await digest(harness, '2026-03-10')
+    expect(empty.body).toMatchObject({ total_receipts_issued: 0, receipt_ids: [], merkle_root: EMPTY_ROOT_HEX, exchanges_attested: [], partial: false, chain_length: 2 })
+    const chain = await harness.json('/v5/audit/chain?days=30')
+    expect(chain.body).toMatchObject({ chain_length: 24, chain_intact: true, latest_date: '2026-04-01', oldest_date: '2026-03-09' })
+    expect(chain.body.digests).toHaveLength(24)
+    for (let i = 0; i + 1 < chain.body.digests.length; i++) expect(chain.body.digests[i].previous_day_merkle_root).toBe(chain.body.digests[i + 1].merkle_root)
+    expect(chain.body.digests.at(-1)).toMatchObject({ date: '2026-03-09', previous_day_merkle_root: null })
+    // The proof of the first receipt is against its sealed root.
+    const proof = await harness.json(`/v5/audit/proof?receipt_id=${first.receipt_id}`)
+    expect(proof.body).toMatchObject({ date: '2026-03-09', leaf_index: 0, tree_size: 1, sealed: true })
+    expect(proof.body.merkle_root).toBe((await digest(harness, '2026-03-09')).body.merkle_root)
+    expect(verifyInclusion(first.receipt_id!, 0, 1, proof.body.audit_path, proof.body.merkle_root)).toBe(true)
+  })
+})
+
+describe('chain, proofs, pruning and tampering', () => {
+  test('proofs for today are against the current tree; after sealing against the signed root; they survive pruning', async () => {
+    const { harness, status } = await setup()
+    const receipts = []
+    for (let i = 0; i < 13; i++) receipts.push(await status(i % 2 ? 'XLON' : 'XNYS'))
+    const today = await harness.json(`/v5/audit/proof?receipt_id=${receipts[5]!.receipt_id}`)
+    expect(today.body).toMatchObject({ date: '2026-03-09', leaf_index: 5, tree_size: 13, partial: true, sealed: false })
+    expect(today.body.merkle_root).toBe((await digest(harness, '2026-03-09')).body.merkle_root)
+    expect(verifyInclusion(receipts[5]!.receipt_id!, 5, 13, today.body.audit_path, today.body.merkle_root)).toBe(true)
+
+    harness.clock.set('2026-03-10T00:01:00.000Z')
+    await harness.deps.auditTrail.sealer.tick()
+    const sealedRoot = (await digest(harness, '2026-03-09')).body.receipt.merkle_root
+    for (const [index, receipt] of receipts.entries()) {
+      const proof = (await harness.json(`/v5/audit/proof?receipt_id=${receipt.receipt_id}`)).body
+      expect(proof).toMatchObject({ leaf_index: index, tree_size: 13, merkle_root: sealedRoot, sealed: true })
+      expect(verifyInclusion(receipt.receipt_id!, index, 13, proof.audit_path, sealedRoot)).toBe(true)
+    }
+
+    // 40 days later (retention 35): bodies pruned, proofs and digests unchanged.
+    harness.clock.set('2026-04-18T12:00:00.000Z')
+    await harness.deps.auditTrail.sealer.tick()
+    expect(await harness.deps.auditTrail.retention.tick()).toBe(13)
+    expect((harness.db.query('SELECT count(*) AS n FROM audit_log WHERE receipt_json IS NOT NULL').get() as { n: number }).n).toBe(0)
+    const after = (await harness.json(`/v5/audit/proof?receipt_id=${receipts[12]!.receipt_id}`)).body
+    expect(verifyInclusion(receipts[12]!.receipt_id!, 12, 13, after.audit_path, sealedRoot)).toBe(true)
+    expect((await digest(harness, '2026-03-09')).body.receipt_ids).toEqual(receipts.map((r) => r.receipt_id))
+  })
+
+  test('404 for demo, sample-door and unknown ids; 400 for a malformed id', async () => {
+    const { harness } = await setup()
+    const demo = (await harness.json('/v5/demo')).body
+    expect((await harness.json(`/v5/audit/proof?receipt_id=${demo.receipt_id}`)).status).toBe(404)
+    const sample = (await harness.json('/v1/safe-to-trade/sample?max_age=30')).body
+    expect((await harness.json(`/v5/audit/proof?receipt_id=${sample.receipt_id}`)).body.error).toBe('RECEIPT_NOT_FOUND')
+    expect((await harness.json(`/v5/audit/proof?receipt_id=${crypto.randomUUID()}`)).status).toBe(404)
+    expect((await harness.json('/v5/audit/proof?receipt_id=nope')).body.error).toBe('INVALID_RECEIPT_ID')
+    expect((await harness.json('/v5/audit/proof')).status).toBe(400)
+  })
+
+  test('tampering with one stored id breaks its proof; tampering with a sealed root breaks chain_intact', async () => {
+    const { harness, status } = await setup()
+    const receipts = [await status(), await status(), await status()]
+    harness.clock.set('2026-03-10T12:00:00.000Z')
+    await status()
+    harness.clock.set('2026-03-11T00:01:00.000Z')
+    await harness.deps.auditTrail.sealer.tick()
+    expect((await harness.json('/v5/audit/chain')).body.chain_intact).toBe(true)
+    // Someone with database access bypasses the append-only triggers.
+    harness.db.run('DROP TRIGGER audit_log_prune_only')
+    harness.db.run(`UPDATE audit_log SET receipt_id = '${crypto.randomUUID()}' WHERE receipt_id = '${receipts[0]!.receipt_id}'`)
+    const proof = (await harness.json(`/v5/audit/proof?receipt_id=${receipts[2]!.receipt_id}`)).body
+    expect(verifyInclusion(receipts[2]!.receipt_id!, 2, 3, proof.audit_path, proof.merkle_root)).toBe(false)
+    harness.db.run('DROP TRIGGER audit_digests_no_update')
+    harness.db.run(`UPDATE audit_digests SET merkle_root = '${EMPTY_ROOT_HEX}' WHERE date = '2026-03-09'`)
+    expect((await harness.json('/v5/audit/chain')).body.chain_intact).toBe(false)
+  })
+
+  test('digest and chain errors', async () => {
+    const { harness } = await setup()
+    for (const bad of ['2026-02-30', '2026-3-01', 'yesterday', '2026-13-01']) {
+      const response = await digest(harness, bad)
+      expect(response.status).toBe(400)
+      expect(response.body.error).toBe('INVALID_DATE')
+    }
+    expect((await digest(harness, '2026-03-10')).status).toBe(400)
+    expect((await digest(harness, '2026-03-08')).body.error).toBe('DIGEST_NOT_FOUND')
+    expect((await harness.json('/v5/audit/digest')).body).toMatchObject({ date: '2026-03-09', partial: true, total_receipts_issued: 0, merkle_root: EMPTY_ROOT_HEX })
+    expect((await harness.json('/v5/audit/chain?days=31')).status).toBe(400)
+    expect((await harness.json('/v5/audit/chain?days=0')).body.error).toBe('INVALID_DAYS')
+    expect((await harness.json('/v5/audit/chain')).body).toEqual({ chain_length: 0, chain_intact: true, latest_date: null, oldest_date: null, digests: [] })
+  })
+})
