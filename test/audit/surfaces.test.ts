@@ -1,0 +1,75 @@
+// Which surfaces log (every live receipt; not demo, not the sample door), what a row holds,
+// group commit under concurrency, and failing closed when the log cannot be written.
+import { describe, expect, test } from 'bun:test'
+import { issueKey, hashKey } from '../../src/accounts/keys'
+import { SUPPORTED_MICS } from '../../src/calendar/mics'
+import { makeTestApp } from '../helpers/app'
+
+const NOW = '2026-03-10T15:00:00.000Z'
+
+async function setup() {
+  const harness = makeTestApp({ now: NOW })
+  const { key } = await issueKey(harness.deps.accounts, { plan: 'pro', now: new Date(NOW) })
+  const rows = () => harness.db.query('SELECT * FROM audit_log ORDER BY seq').all() as Record<string, string | null>[]
+  return { harness, key, rows, headers: { 'x-oracle-key': key } }
+}
+
+describe('every live surface logs before answering', () => {
+  test('/v5/status, /v5/status/realtime and each receipt of /v5/batch; demo and the sample door do not', async () => {
+    const { harness, key, rows, headers } = await setup()
+    await harness.json('/v5/demo')
+    await harness.json('/v1/safe-to-trade/sample?max_age=30')
+    expect(rows()).toHaveLength(0)
+    const status = (await harness.json('/v5/status?mic=XLON', { headers })).body
+    const realtime = (await harness.json('/v5/status/realtime?mic=XNAS', { headers })).body.signed_receipt
+    const batch = (await harness.json('/v5/batch?mics=XNYS,XJPX,XHKG', { headers })).body.receipts
+    const logged = rows()
+    expect(logged.map((row) => row.receipt_id)).toEqual([status.receipt_id, realtime.receipt_id, ...batch.map((r: { receipt_id: string }) => r.receipt_id)])
+    expect(logged.map((row) => row.surface)).toEqual(['/v5/status', '/v5/status/realtime', '/v5/batch', '/v5/batch', '/v5/batch'])
+    for (const row of logged) {
+      expect(row.key_hash).toBe(hashKey(key))
+      expect(row.payment_ref).toBeNull()
+      expect(row.day).toBe('2026-03-10')
+      const body = JSON.parse(row.receipt_json!)
+      expect(body.receipt_id).toBe(row.receipt_id)
+      expect([row.mic, row.status, row.source, row.issued_at, row.schema_version]).toEqual([body.mic, body.status, body.source, body.issued_at, body.schema_version])
+    }
+    expect(JSON.parse(logged[0]!.receipt_json!)).toEqual(status)
+  })
+
+  test('200 concurrent requests: every answered receipt is committed, in far fewer transactions than requests', async () => {
+    const { harness, rows, headers } = await setup()
+    const commitsBefore = harness.deps.audit.committed
+    let transactions = 0
+    const store = harness.deps.audit.store
+    const insertBatch = store.insertBatch.bind(store)
+    store.insertBatch = (batch) => {
+      transactions++
+      insertBatch(batch)
+    }
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => harness.json(`/v5/status?mic=${SUPPORTED_MICS[i % 28]}`, { headers })))
+    expect(answers.every((answer) => answer.status === 200)).toBe(true)
+    const ids = new Set(rows().map((row) => row.receipt_id))
+    for (const answer of answers) expect(ids.has(answer.body.receipt_id)).toBe(true)
+    expect(harness.deps.audit.committed - commitsBefore).toBe(200)
+    expect(transactions).toBeLessThan(20)
+  })
+
+  test('when the log cannot be written every live surface answers 503 AUDIT_LOG_UNAVAILABLE, and recovers', async () => {
+    const { harness, rows, headers } = await setup()
+    // A real write failure inside SQLite (as a full disk or a broken file would give).
+    harness.db.run("CREATE TRIGGER audit_fail BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+    for (const path of ['/v5/status', '/v5/status/realtime', '/v5/batch?mics=XNYS,XLON']) {
+      const response = await harness.json(path, { headers })
+      expect(response.status).toBe(503)
+      expect(response.body.error).toBe('AUDIT_LOG_UNAVAILABLE')
+      expect(response.body.receipt_id).toBeUndefined()
+    }
+    expect((await harness.json('/v5/demo')).status).toBe(200)
+    expect(rows()).toHaveLength(0)
+    expect(harness.log.lines.some((line) => line.msg === 'audit log write failed; live receipts answer 503')).toBe(true)
+    harness.db.run('DROP TRIGGER audit_fail')
+    expect((await harness.json('/v5/status', { headers })).status).toBe(200)
+    expect(rows()).toHaveLength(1)
+  })
+})
