@@ -13,6 +13,7 @@ import { statusAt } from '../../src/calendar/engine'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { memoryLogger } from '../../src/log'
 import { systemClock } from '../../src/clock'
+import { auditBench } from './audit'
 
 ed.hashes.sha512 = sha512
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -59,8 +60,8 @@ const sweepsPerSecond = perSecond(50_000, (i) => {
 // ---- HTTP ----
 type Load = { rps: number; p99Ms: number | null; non2xx: number }
 
-async function startServer(script: string): Promise<{ fields: string[]; stop: () => Promise<void> }> {
-  const child = Bun.spawn(['bun', resolve(import.meta.dir, 'servers', script), '0'], { stdout: 'pipe', stderr: 'inherit', env: { ...process.env, TZ: 'UTC' } })
+async function startServer(script: string, env: Record<string, string> = {}): Promise<{ fields: string[]; stop: () => Promise<void> }> {
+  const child = Bun.spawn(['bun', resolve(import.meta.dir, 'servers', script), '0'], { stdout: 'pipe', stderr: 'inherit', env: { ...process.env, TZ: 'UTC', ...env } })
   const reader = (child.stdout as ReadableStream<Uint8Array>).getReader()
   let text = ''
   while (!text.includes('\n')) {
@@ -128,10 +129,17 @@ const witnessPage = await measure(`${base}/v1/witness/checkpoints?kid=${pageKid}
 const witnessPost = await load(`${base}/v1/witness/checkpoints`, { bodiesFile })
 await appServer.stop()
 
+// The same app with the audit log as it was before the durable log (answer first, commit later).
+const writeBehindServer = await startServer('app.ts', { BENCH_AUDIT: 'write-behind', WITNESS_BODIES: '10' })
+const statusWriteBehind = await measure(`http://127.0.0.1:${writeBehindServer.fields[0]}/v5/status?mic=XNYS`, { headers: { 'X-Oracle-Key': writeBehindServer.fields[1]! } })
+await writeBehindServer.stop()
+
 const baselineServer2 = await startServer('baseline.ts')
 const baselineB = await measure(`http://127.0.0.1:${baselineServer2.fields[0]}/`)
 await baselineServer2.stop()
 const baseline = (baselineA.rps + baselineB.rps) / 2
+// After the HTTP runs: a million rows and their disk writes would disturb the measurements.
+const audit = await auditBench()
 
 // ---- Report ----
 const cpu = cpus()[0]?.model ?? 'unknown CPU'
@@ -155,6 +163,12 @@ say(`| GET /v5/status (key) | ${fmt(status.rps)} req/s = ${ratio(status.rps, bar
 say(`| GET /v5/demo | ${fmt(demo.rps)} req/s = ${ratio(demo.rps, bareSign.rps)} of bare signing, ${ratio(demo.rps, baseline)} of baseline, p99 ${p99(demo)} | | |`)
 say(`| POST /v1/witness/checkpoints (new) | ${fmt(witnessPost.rps)} req/s = ${ratio(witnessPost.rps, baseline)} of baseline, p99 ${p99(witnessPost)}${witnessPost.non2xx ? `, ${witnessPost.non2xx} non-2xx` : ''} | >= 0.04 of baseline | ${witnessPost.rps / baseline >= 0.04 ? 'yes' : 'NO'} |`)
 say(`| GET witness page of 500 receipts | ${fmt(witnessPage.rps)} req/s = ${ratio(witnessPage.rps, baseline)} of baseline, p99 ${p99(witnessPage)} | >= 0.015 of baseline | ${witnessPage.rps / baseline >= 0.015 ? 'yes' : 'NO'} |`)
+say(`| GET /v5/status, answer before commit (the log as it was before issue 13) | ${fmt(statusWriteBehind.rps)} req/s = ${ratio(statusWriteBehind.rps, bareSign.rps)} of bare signing, p99 ${p99(statusWriteBehind)} | | |`)
+say(`| GET /v5/status durable / answer-before-commit | ${ratio(status.rps, statusWriteBehind.rps)} | >= 0.90 | ${status.rps / statusWriteBehind.rps >= 0.9 ? 'yes' : 'NO'} |`)
+say(`| audit: append ${fmt(audit.receipts)} receipts through the log (batches of 1,000) | ${fmt(audit.insertPerSecond)} rows/s | | |`)
+say(`| audit: seal a day of ${fmt(audit.receipts)} receipts (root, signature, leaf index) | ${fmt(audit.sealSeconds, 2)} s | < 10 s | ${audit.sealSeconds < 10 ? 'yes' : 'NO'} |`)
+say(`| audit: first proof in that day (cold: reads the day's ids) | ${fmt(audit.proofMs)} ms | | |`)
+say(`| audit: storage per million receipts (log with bodies / + leaf index after sealing / after pruning bodies) | ${fmt(audit.bytesPerMillionFull / 2 ** 20)} / ${fmt(audit.bytesPerMillionSealed / 2 ** 20)} / ${fmt(audit.bytesPerMillionPruned / 2 ** 20)} MiB | | |`)
 for (const [name, l] of [['health', health], ['status', status], ['demo', demo], ['witness page', witnessPage]] as const) if (l.non2xx) say(`\nwarning: ${l.non2xx} non-2xx answers on ${name}`)
 if (sink === -1) console.log('unreachable')
 

@@ -23,6 +23,16 @@ import { jcsFlat } from '../../../src/crypto/canonical'
 import { ed25519Jwk, jwkThumbprint } from '../../../src/crypto/jwk'
 import { randomBytes } from 'node:crypto'
 import { sqliteDeps } from '../../../src/deps'
+import { AuditLog } from '../../../src/audit/log'
+import { sqliteAuditStore } from '../../../src/audit/store'
+
+/** BENCH_AUDIT=write-behind: the behaviour before the durable log (answer at once, commit later), for the ratio. */
+class WriteBehindLog extends AuditLog {
+  override append(rows: Parameters<AuditLog['append']>[0]): Promise<void> {
+    void super.append(rows).catch(() => {})
+    return Promise.resolve()
+  }
+}
 
 const dataDir = mkdtempSync(join(tmpdir(), 'openbell-bench-'))
 const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' })
@@ -35,7 +45,9 @@ calendars.reload('boot')
 const unlimited = () => new RateLimiter(1_000_000_000)
 const deps = sqliteDeps(
   { config, clock: systemClock, log, signer: loadSigner(config, new Date(), log), calendars, db },
-  { sampleDoorLimiter: unlimited(), witness: { store: sqliteWitnessStore(db), limiters: { anonymousPost: unlimited(), anonymousGet: unlimited(), authorizedAddress: unlimited(), authorizedAccount: unlimited() } } },
+  {
+    ...(process.env.BENCH_AUDIT === 'write-behind' ? { audit: new WriteBehindLog(sqliteAuditStore(db), log, { flushMs: 250, batchSize: 500 }) } : {}),
+    sampleDoorLimiter: unlimited(), witness: { store: sqliteWitnessStore(db), limiters: { anonymousPost: unlimited(), anonymousGet: unlimited(), authorizedAddress: unlimited(), authorizedAccount: unlimited() } } },
 )
 deps.audit.start()
 const { key } = await issueKey(deps.accounts, { plan: 'pro', now: new Date() })
