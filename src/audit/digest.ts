@@ -6,7 +6,6 @@ import { SUPPORTED_MICS } from '../calendar/mics'
 import { ApiError } from '../http/errors'
 import type { AuditStore, DigestRow } from './store'
 import type { DayTrees } from './day-tree'
-import { leafHash, rootOf, toHex } from './merkle'
 
 /** Largest page of `receipt_ids` in one digest response; `next_cursor` leads to the next. */
 export const DIGEST_IDS_PAGE = 10_000
@@ -16,13 +15,13 @@ export interface DigestDeps {
   trees: DayTrees
 }
 
-/** Builds the sealed digest of `date` from its ids (log order); signs the string mirror. */
-export function sealedDigest(signer: Signer, issuer: string, date: string, ids: readonly string[], mics: readonly string[], previous: DigestRow | null, computedAt: string): DigestRow {
+/** The sealed digest of `date` from its tree's root and size; signs the string mirror. */
+export function sealedDigest(signer: Signer, issuer: string, date: string, tree: { rootHex: string; size: number }, mics: readonly string[], previous: DigestRow | null, computedAt: string): DigestRow {
   // The chain links consecutive days only; the sealer seals in order, so `previous` is the day before.
-  const root = toHex(rootOf(ids.map(leafHash)))
+  const root = tree.rootHex
   const row = {
     date,
-    total_receipts_issued: ids.length,
+    total_receipts_issued: tree.size,
     exchanges_attested: JSON.stringify(mics),
     merkle_root: root,
     previous_day_merkle_root: previous?.merkle_root ?? null,

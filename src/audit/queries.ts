@@ -66,8 +66,9 @@ export async function keyReceipts(store: AuditStore, account: AccountRow, query:
  */
 export async function inclusionProof(deps: { store: AuditStore; trees: DayTrees }, receiptId: string, firstUnsealedDay: string) {
   const sealedLeaf = await deps.store.sealedLeaf(receiptId)
-  if (sealedLeaf) {
-    const digest = (await deps.store.digest(sealedLeaf.date))!
+  // A leaf indexed by a seal still running (or cut short by a crash) has no digest yet.
+  const digest = sealedLeaf ? await deps.store.digest(sealedLeaf.date) : null
+  if (sealedLeaf && digest) {
     const tree = await deps.trees.tree(sealedLeaf.date)
     const path = await deps.trees.path(sealedLeaf.date, tree, sealedLeaf.leaf_index)
     return { receipt_id: receiptId, date: sealedLeaf.date, leaf_index: sealedLeaf.leaf_index, tree_size: digest.total_receipts_issued, audit_path: path, merkle_root: digest.merkle_root, sealed: true, partial: false }

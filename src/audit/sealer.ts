@@ -7,15 +7,19 @@ import type { Logger } from '../log'
 import type { Signer } from '../crypto/signer'
 import type { AuditLog } from './log'
 import { addDays, utcDay } from './dates'
-import { sealedDigest } from './digest'
+import { micsOfDay, sealedDigest } from './digest'
+import type { DayTrees } from './day-tree'
 
 /** Receipts may still be between signing and the log for a moment after midnight. */
 export const SEAL_GRACE_MS = 5_000
 export const SEAL_CHECK_MS = 10_000
 export const STARTED_ON = 'log_started_on'
+/** Leaves added to the leaf index per transaction while sealing (requests run in between). */
+const LEAF_CHUNK = 50_000
 
 export interface SealerDeps {
   audit: AuditLog
+  trees: DayTrees
   signer: Signer
   issuer: string
   clock: Clock
@@ -48,7 +52,7 @@ export class DigestSealer {
   }
 
   private async sealDue(): Promise<string[]> {
-    const { audit, signer, issuer, clock, log } = this.deps
+    const { audit, trees, signer, issuer, clock, log } = this.deps
     const store = audit.store
     const sealBefore = utcDay(clock.now() - SEAL_GRACE_MS)
     const last = await store.lastDigest()
@@ -60,13 +64,21 @@ export class DigestSealer {
         log.error('cannot seal the audit digest: signer offline; will retry', { date: next })
         break
       }
-      // Commit rows still waiting, then seal in the same turn of the event loop: no row of the
-      // day can slip in between, and any later one is refused (sealedThrough) instead of lost.
+      // Commit rows still waiting, then refuse any later row of the day (503, never a row
+      // outside its root): from here on the day's tree cannot change.
       audit.commit()
       const date = next
-      const started = performance.now()
-      const row = store.sealDay(date, (ids, mics, previous) => sealedDigest(signer, issuer, date, ids, mics, previous, new Date(clock.now()).toISOString()))
       audit.sealedThrough = date
+      const started = performance.now()
+      const tree = await trees.tree(date, { yieldBetweenBlocks: true })
+      const mics = await micsOfDay(store, date)
+      for (let after = 0, index = 0; ; index += LEAF_CHUNK) {
+        const last = await store.indexLeaves(date, after, index, LEAF_CHUNK)
+        if (last === null) break
+        after = last
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      const row = store.insertDigest(date, tree.size, (previous) => sealedDigest(signer, issuer, date, tree, mics, previous, new Date(clock.now()).toISOString()))
       log.info('audit digest sealed', { date, receipts: row.total_receipts_issued, merkle_root: row.merkle_root, ms: Math.round(performance.now() - started) })
       sealed.push(date)
       next = addDays(date, 1)

@@ -127,8 +127,13 @@ export interface AuditStore {
   digest(date: string): Promise<DigestRow | null>
   lastDigest(): Promise<DigestRow | null>
   latestDigests(limit: number): Promise<DigestRow[]>
-  /** In one IMMEDIATE transaction: reads the day's ids, asks `build` for the digest, stores it and the leaf index. */
-  sealDay(date: string, build: (ids: string[], mics: string[], previous: DigestRow | null) => DigestRow): DigestRow
+  /**
+   * Adds up to `limit` leaves of `date` after log position `afterSeq` to the leaf index, the
+   * first one numbered `firstIndex`; returns the last log position added (null when none).
+   */
+  indexLeaves(date: string, afterSeq: number, firstIndex: number, limit: number): Promise<number | null>
+  /** In one IMMEDIATE transaction: unless sealed already, checks the day still has `size` rows and stores build(previous). */
+  insertDigest(date: string, size: number, build: (previous: DigestRow | null) => DigestRow): DigestRow
   state(name: string): Promise<string | null>
   setStateIfMissing(name: string, value: string): Promise<void>
   pruneBodies(beforeDay: string, throughSealedDay: string): Promise<number>
@@ -143,7 +148,6 @@ export function sqliteAuditStore(db: Database): AuditStore {
     for (const row of rows) insert.run({ ...row })
   })
   const dayIds = db.query('SELECT seq, receipt_id FROM audit_log WHERE day = ? AND seq > ? ORDER BY seq LIMIT ?')
-  const allDayIds = db.query('SELECT receipt_id FROM audit_log WHERE day = ? ORDER BY seq')
   const dayCount = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ?')
   const dayHasMic = db.query('SELECT 1 AS hit FROM audit_log WHERE day = ? AND mic = ? LIMIT 1')
   const firstDay = db.query('SELECT min(day) AS day FROM audit_log')
@@ -159,24 +163,28 @@ export function sqliteAuditStore(db: Database): AuditStore {
     `INSERT INTO audit_digests (date, total_receipts_issued, exchanges_attested, merkle_root, previous_day_merkle_root, chain_length, computed_at, signed_json)
      VALUES ($date, $total_receipts_issued, $exchanges_attested, $merkle_root, $previous_day_merkle_root, $chain_length, $computed_at, $signed_json)`,
   )
-  // Sorted by id, so the WITHOUT ROWID table is filled in key order (one pass over its pages).
+  // Each chunk sorted by id, so the WITHOUT ROWID table is filled with some locality. OR IGNORE:
+  // a seal interrupted by a crash is simply run again.
   const insertLeaves = db.query(
-    `INSERT INTO audit_leaves (receipt_id, date, leaf_index)
-     SELECT receipt_id, day, row_number() OVER (ORDER BY seq) - 1 FROM audit_log WHERE day = ? ORDER BY receipt_id`,
+    `INSERT OR IGNORE INTO audit_leaves (receipt_id, date, leaf_index)
+     SELECT receipt_id, day, n FROM (SELECT receipt_id, day, $first + row_number() OVER (ORDER BY seq) - 1 AS n FROM audit_log WHERE day = $date AND seq > $after ORDER BY seq LIMIT $limit) ORDER BY receipt_id`,
   )
+  const lastSeqOfChunk = db.query('SELECT max(seq) AS seq FROM (SELECT seq FROM audit_log WHERE day = ? AND seq > ? ORDER BY seq LIMIT ?)')
   const state = db.query('SELECT value FROM audit_state WHERE name = ?')
   const setState = db.query('INSERT OR IGNORE INTO audit_state (name, value) VALUES (?, ?)')
   const prune = db.query('UPDATE audit_log SET receipt_json = NULL WHERE day < ? AND day <= ? AND receipt_json IS NOT NULL')
 
-  const dayMics = db.query('SELECT DISTINCT mic FROM audit_log WHERE day = ? ORDER BY mic')
-  const seal = db.transaction((date: string, build: (ids: string[], mics: string[], previous: DigestRow | null) => DigestRow): DigestRow => {
+  const indexChunk = db.transaction((date: string, afterSeq: number, firstIndex: number, limit: number): number | null => {
+    const last = (lastSeqOfChunk.get(date, afterSeq, limit) as { seq: number | null }).seq
+    if (last !== null) insertLeaves.run({ date, after: afterSeq, first: firstIndex, limit })
+    return last
+  })
+  const sealDigest = db.transaction((date: string, size: number, build: (previous: DigestRow | null) => DigestRow): DigestRow => {
     const existing = digest.get(date) as DigestRow | null
     if (existing) return existing
-    const ids = (allDayIds.all(date) as { receipt_id: string }[]).map((row) => row.receipt_id)
-    const previous = lastDigest.get() as DigestRow | null
-    const mics = (dayMics.all(date) as { mic: string }[]).map((row) => row.mic)
-    const row = build(ids, mics, previous)
-    insertLeaves.run(date)
+    const count = (dayCount.get(date) as { n: number }).n
+    if (count !== size) throw new Error(`audit: ${date} has ${count} rows, the tree was built over ${size}; sealing again`)
+    const row = build(lastDigest.get() as DigestRow | null)
     insertDigest.run({ ...row })
     return row
   })
@@ -241,8 +249,11 @@ export function sqliteAuditStore(db: Database): AuditStore {
     async latestDigests(limit) {
       return latest.all(limit) as DigestRow[]
     },
-    sealDay(date, build) {
-      return seal.immediate(date, build)
+    async indexLeaves(date, afterSeq, firstIndex, limit) {
+      return indexChunk.immediate(date, afterSeq, firstIndex, limit)
+    },
+    insertDigest(date, size, build) {
+      return sealDigest.immediate(date, size, build)
     },
     async state(name) {
       return (state.get(name) as { value: string } | null)?.value ?? null

@@ -15,9 +15,10 @@ export interface AuditTrail {
 }
 
 export function auditTrail(parts: { audit: AuditLog; signer: Signer; issuer: string; clock: Clock; log: Logger; retentionDays: number }): AuditTrail {
+  const trees = new DayTrees(parts.audit.store)
   return {
-    trees: new DayTrees(parts.audit.store),
-    sealer: new DigestSealer(parts),
+    trees,
+    sealer: new DigestSealer({ ...parts, trees }),
     retention: new RetentionJob({ store: parts.audit.store, clock: parts.clock, log: parts.log, retentionDays: parts.retentionDays }),
   }
 }
