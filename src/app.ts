@@ -19,8 +19,10 @@ import { verifyRoutes } from './market/routes/verify'
 import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
 import { witnessRoutes } from './witness/routes'
+import { mcpRoutes } from './mcp/routes'
+import { API_VERSION } from './version'
 
-export const API_VERSION = '5.0.0'
+export { API_VERSION }
 
 export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string }[] = () => []
@@ -47,6 +49,7 @@ export function buildApp(deps: AppDeps) {
             { name: 'verification', description: 'Receipt verification and conformance vectors' },
             { name: 'witness', description: 'Checkpoint witness (witness-spec/0.5)' },
             { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
+            { name: 'tools', description: 'Tool endpoint (JSON-RPC 2.0, Model Context Protocol)' },
           ],
         },
       }),
@@ -65,6 +68,7 @@ export function buildApp(deps: AppDeps) {
     .use(marketDiscoveryRoutes(deps))
     .use(overrideRoutes(deps))
     .use(witnessRoutes(deps))
+    .use(mcpRoutes(deps))
   routes = () => app.routes
   return app
 }

@@ -55,6 +55,7 @@ export const CONFIG_VARIABLES = {
   WITNESS_PLAN_1Y_USD: { kind: 'string', default: '79', doc: 'price (USD per month) of the custody_1y plan offered in `upgrade`', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,2})?$' }) },
   WITNESS_CHECKOUT_URL: { kind: 'string', doc: 'where `upgrade.checkout` POSTs to start a purchase; default `<PUBLIC_BASE_URL>/v5/checkout`', schema: Type.String({ pattern: '^https?://' }) },
   WITNESS_PRICING_URL: { kind: 'string', doc: 'pricing page named in `upgrade.pricing`; default `<PUBLIC_BASE_URL>/pricing`', schema: Type.String({ pattern: '^https?://' }) },
+  MCP_ANON_DAILY_LIMIT: { kind: 'integer', default: '10', doc: 'signed receipts per client address and UTC day from the tool endpoint without a bearer token (0 = none)', schema: Type.Integer({ minimum: 0 }) },
   LOG_LEVEL: { kind: 'string', default: 'info', doc: 'debug, info, warn or error', schema: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]) },
 } satisfies Record<string, VariableSpec>
 
@@ -78,6 +79,7 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
   x402: { payTo: string | null; network: string; asset: string; statusPrice: string; batchPrice: string }
+  mcp: { anonymousDailyLimit: number }
   witness: { anonymousDailyCap: number; maxRows: number; maxBytes: number; plan90dUsd: string; plan1yUsd: string; checkoutUrl: string; pricingUrl: string }
 }
 
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
       format: get<'rss' | 'json'>('HALT_FEED_FORMAT'),
       intervalMs: get<number>('HALT_FEED_INTERVAL') * 1000,
     },
+    mcp: { anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT') },
     witness: {
       anonymousDailyCap: get<number>('WITNESS_ANON_DAILY_CAP'),
       maxRows: get<number>('WITNESS_MAX_ROWS'),

@@ -19,6 +19,8 @@ import { sqliteAuditStore } from './audit/store'
 import { RateLimiter } from './http/rate-limit'
 import { sqliteWitnessStore } from './witness/store'
 import { witnessLimiters } from './witness/limits'
+import { sqliteMcpStore, type McpStore } from './mcp/store'
+import { McpUsage } from './mcp/usage'
 
 export interface AppDeps {
   config: Config
@@ -33,6 +35,9 @@ export interface AppDeps {
   /** Per-address limiter of the public safe-to-trade sample door (60/min). */
   sampleDoorLimiter: RateLimiter
   witness: { store: WitnessStore; limiters: WitnessLimiters }
+  /** Tool endpoint: anonymous allowance and usage counts (written behind once a second). */
+  mcpStore: McpStore
+  mcpUsage: McpUsage
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }
@@ -52,6 +57,12 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     sampleDoorLimiter: new RateLimiter(60),
     witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
+    ...mcpParts(db, parts),
     ...replace,
   }
+}
+
+function mcpParts(db: Database, parts: Pick<AppDeps, 'clock' | 'log'>) {
+  const mcpStore = sqliteMcpStore(db)
+  return { mcpStore, mcpUsage: new McpUsage(mcpStore, parts.clock, parts.log) }
 }
