@@ -3,6 +3,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../deps'
 import { jsonResponse } from '../http/errors'
+import { responses } from '../http/openapi'
 import { clientAddress } from '../http/client-address'
 import { API_VERSION } from '../version'
 import { JSONRPC_ERRORS, errorResponse, isSupportedVersion, nestingExceeds, type JsonRpcResponse } from './protocol'
@@ -19,6 +20,10 @@ const rpcError = (status: number, code: number, message: string, headers: Record
 
 const methodNotAllowed = () =>
   jsonResponse({ error: 'METHOD_NOT_ALLOWED', message: 'the tool endpoint takes JSON-RPC messages by POST only' }, 405, { allow: 'POST, OPTIONS' })
+
+const notAllowedDoc = (why: string) => ({
+  detail: { tags: ['tools'], summary: `Not supported (${why})`, responses: responses({ 405: 'METHOD_NOT_ALLOWED, with Allow: POST, OPTIONS' }) },
+})
 
 /** How many messages in a parsed body are requests or notifications (for usage counts). */
 const messageCount = (body: unknown) => (Array.isArray(body) ? body.length : 1)
@@ -79,8 +84,8 @@ export function mcpRoutes(deps: AppDeps) {
         },
       },
     )
-    .get('/mcp', methodNotAllowed, { detail: { tags: ['tools'], summary: 'Not supported: 405 (the endpoint has no server-initiated stream)' } })
-    .delete('/mcp', methodNotAllowed, { detail: { hide: true } })
-    .put('/mcp', methodNotAllowed, { detail: { hide: true } })
-    .patch('/mcp', methodNotAllowed, { detail: { hide: true } })
+    .get('/mcp', methodNotAllowed, notAllowedDoc('there is no server-initiated stream'))
+    .delete('/mcp', methodNotAllowed, notAllowedDoc('no session is issued, so there is none to end'))
+    .put('/mcp', methodNotAllowed, notAllowedDoc('POST only'))
+    .patch('/mcp', methodNotAllowed, notAllowedDoc('POST only'))
 }

@@ -85,10 +85,10 @@ describe('JSON-RPC framing', () => {
   test('oversized, deeply nested and non-JSON content types are refused clearly', async () => {
     const big = await post(t, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(MCP_MAX_BODY_BYTES) } }))
     expect(big.status).toBe(413)
-    expect((await big.json()).error.code).toBe(-32600)
+    expect(((await big.json()) as any).error.code).toBe(-32600)
     const deep = await post(t, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { a: JSON.parse('['.repeat(MCP_MAX_DEPTH + 2) + ']'.repeat(MCP_MAX_DEPTH + 2)) } }))
     expect(deep.status).toBe(400)
-    expect((await deep.json()).error).toMatchObject({ code: -32600, message: expect.stringContaining('nested') })
+    expect(((await deep.json()) as any).error).toMatchObject({ code: -32600, message: expect.stringContaining('nested') })
     const plain = await t.request('/mcp', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })
     expect(plain.status).toBe(415)
   })

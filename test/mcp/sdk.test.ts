@@ -36,7 +36,7 @@ async function connect(options: { forceVersion?: string; headers?: Record<string
   return { client, transport }
 }
 
-const textOf = (result: { content?: unknown }) => JSON.parse((result.content as { type: string; text: string }[])[0]!.text)
+const textOf = (result: unknown) => JSON.parse((result as { content: { type: string; text: string }[] }).content[0]!.text)
 
 describe('tool endpoint through the MCP SDK', () => {
   test('initialize with the SDK default (latest) version is echoed, and tools are listed with valid schemas', async () => {
