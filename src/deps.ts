@@ -21,6 +21,7 @@ import { sqliteWitnessStore } from './witness/store'
 import { witnessLimiters } from './witness/limits'
 import { sqliteMcpStore, type McpStore } from './mcp/store'
 import { McpUsage } from './mcp/usage'
+import { AnonymousAllowance } from './mcp/allowance'
 
 export interface AppDeps {
   config: Config
@@ -38,6 +39,7 @@ export interface AppDeps {
   /** Tool endpoint: anonymous allowance and usage counts (written behind once a second). */
   mcpStore: McpStore
   mcpUsage: McpUsage
+  mcpAllowance: AnonymousAllowance
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }
@@ -64,5 +66,5 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
 
 function mcpParts(db: Database, parts: Pick<AppDeps, 'clock' | 'log'>) {
   const mcpStore = sqliteMcpStore(db)
-  return { mcpStore, mcpUsage: new McpUsage(mcpStore, parts.clock, parts.log) }
+  return { mcpStore, mcpUsage: new McpUsage(mcpStore, parts.clock, parts.log), mcpAllowance: new AnonymousAllowance(mcpStore, parts.clock, parts.log) }
 }

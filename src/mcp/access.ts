@@ -26,7 +26,7 @@ export async function mcpCaller(deps: AppDeps, _request: Request, address: strin
   const limit = deps.config.mcp.anonymousDailyLimit
   const caller: ToolCaller = {
     async admitStatusCall() {
-      if (!(await deps.mcpStore.takeAnonymousCall(day, clientHash, limit))) throw anonymousLimitReached(deps, limit)
+      if (!(await deps.mcpAllowance.take(clientHash, limit))) throw anonymousLimitReached(deps, limit)
     },
     async issueLiveReceipt(mic) {
       return { ...(await issueReceipt(deps, mic, 'live')) }

@@ -20,8 +20,10 @@ export interface McpStore {
   /** Adds counted requests and newly seen clients for a day (write-behind from memory). */
   addUsage(day: string, requests: number, clients: readonly string[]): Promise<void>
   usage(day: string): Promise<{ requests: number; clients: number }>
-  /** Counts one anonymous status call if the client is under the limit; false when it is not. Atomic. */
-  takeAnonymousCall(day: string, clientHash: string, limit: number): Promise<boolean>
+  /** Anonymous status calls a client has made on a day (0 when none). */
+  anonymousCalls(day: string, clientHash: string): Promise<number>
+  /** Raises stored anonymous call counts to the given figures (write-behind; never lowers one). */
+  saveAnonymousCalls(day: string, counts: ReadonlyMap<string, number>): Promise<void>
 }
 
 export function sqliteMcpStore(db: Database): McpStore {
@@ -31,13 +33,14 @@ export function sqliteMcpStore(db: Database): McpStore {
   const addClient = db.query(`INSERT OR IGNORE INTO mcp_daily_clients (day, client_hash) VALUES (?, ?)`)
   const readRequests = db.query(`SELECT requests FROM mcp_daily_requests WHERE day = ?`)
   const readClients = db.query(`SELECT count(*) AS n FROM mcp_daily_clients WHERE day = ?`)
-  // The WHERE on the upsert makes check-and-count one statement: no row comes back at the limit.
-  const take = db.query(
-    `INSERT INTO mcp_daily_clients (day, client_hash, anonymous_status_calls) VALUES (?1, ?2, 1)
-     ON CONFLICT (day, client_hash) DO UPDATE SET anonymous_status_calls = anonymous_status_calls + 1
-     WHERE anonymous_status_calls < ?3
-     RETURNING anonymous_status_calls`,
+  const readCalls = db.query(`SELECT anonymous_status_calls AS n FROM mcp_daily_clients WHERE day = ? AND client_hash = ?`)
+  const raiseCalls = db.query(
+    `INSERT INTO mcp_daily_clients (day, client_hash, anonymous_status_calls) VALUES (?1, ?2, ?3)
+     ON CONFLICT (day, client_hash) DO UPDATE SET anonymous_status_calls = max(anonymous_status_calls, ?3)`,
   )
+  const raiseAll = db.transaction((day: string, counts: ReadonlyMap<string, number>) => {
+    for (const [client, n] of counts) raiseCalls.run(day, client, n)
+  })
   const addAll = db.transaction((day: string, requests: number, clients: readonly string[]) => {
     if (requests) addRequests.run(day, requests)
     for (const client of clients) addClient.run(day, client)
@@ -55,9 +58,11 @@ export function sqliteMcpStore(db: Database): McpStore {
       const clients = (readClients.get(day) as { n: number }).n
       return { requests, clients }
     },
-    async takeAnonymousCall(day, clientHash, limit) {
-      if (limit <= 0) return false
-      return take.get(day, clientHash, limit) !== null
+    async anonymousCalls(day, clientHash) {
+      return (readCalls.get(day, clientHash) as { n: number } | null)?.n ?? 0
+    },
+    async saveAnonymousCalls(day, counts) {
+      raiseAll(day, counts)
     },
   }
 }

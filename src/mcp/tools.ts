@@ -2,7 +2,7 @@
 // reuses the domain function behind the matching REST route, so a tool answers exactly what the
 // route answers. Failures the caller can act on are tool results with isError, never JSON-RPC errors.
 import Type, { type TSchema } from 'typebox'
-import Value from 'typebox/value'
+import { Compile } from 'typebox/compile'
 import type { AppDeps } from '../deps'
 import { ApiError } from '../http/errors'
 import { parseMic } from '../calendar/mic-param'
@@ -100,6 +100,8 @@ export const TOOLS: readonly ToolDefinition[] = [
 ]
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]))
+// Compiled once: checking arguments is on the path of every call.
+const validators = new Map(TOOLS.map((tool) => [tool.name, Compile(tool.inputSchema)]))
 
 export function findTool(name: string): ToolDefinition | undefined {
   return byName.get(name)
@@ -112,8 +114,10 @@ export function toolList() {
 
 /** First problem of the arguments against the tool's schema, or null. */
 export function argumentProblem(tool: ToolDefinition, args: unknown): string | null {
-  if (Value.Check(tool.inputSchema, args)) return null
-  const first = [...Value.Errors(tool.inputSchema, args)].find((error) => error.keyword !== 'boolean') ?? [...Value.Errors(tool.inputSchema, args)][0]
+  const validator = validators.get(tool.name)!
+  if (validator.Check(args)) return null
+  const errors = [...validator.Errors(args)]
+  const first = errors.find((error) => error.keyword !== 'boolean') ?? errors[0]
   return `${first?.instancePath || 'arguments'}: ${first?.message ?? 'invalid'}`
 }
 

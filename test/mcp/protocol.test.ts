@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH } from '../../src/mcp/routes'
+import { AnonymousAllowance } from '../../src/mcp/allowance'
 
 const post = (t: TestApp, body: string, headers: Record<string, string> = {}) =>
   t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
@@ -121,6 +122,15 @@ describe('anonymous allowance and usage counts', () => {
     expect((await rpc(t, call(1, 'get_market_status'), { 'x-test-ip': '198.51.100.1' })).body.result.isError).toBeUndefined()
     t.clock.advance(24 * 3600_000)
     expect((await rpc(t, call(1, 'get_market_status'), { 'x-test-ip': '203.0.113.7' })).body.result.isError).toBeUndefined()
+  })
+
+  test('used allowance survives a restart once written behind (a new allowance over the same store)', async () => {
+    const t = makeTestApp({ env: { MCP_ANON_DAILY_LIMIT: '3', CLIENT_IP_HEADER: 'x-test-ip' } })
+    for (let i = 0; i < 2; i++) await rpc(t, call(i, 'get_market_status'), { 'x-test-ip': '203.0.113.9' })
+    await t.deps.mcpAllowance.flush()
+    const restarted = new AnonymousAllowance(t.deps.mcpStore, t.clock, t.log)
+    const hash = await t.deps.mcpUsage.clientHash('203.0.113.9')
+    expect(await Promise.all([restarted.take(hash, 3), restarted.take(hash, 3)])).toEqual([true, false])
   })
 
   test('requests and distinct clients today are counted from salted hashes; no address is stored', async () => {
