@@ -19,6 +19,7 @@ import { sqliteAuditStore } from './audit/store'
 import { RateLimiter } from './http/rate-limit'
 import { sqliteWitnessStore } from './witness/store'
 import { witnessLimiters } from './witness/limits'
+import { sqlitePaymentStore, type PaymentStore } from './payments/store'
 
 export interface AppDeps {
   config: Config
@@ -33,6 +34,8 @@ export interface AppDeps {
   /** Per-address limiter of the public safe-to-trade sample door (60/min). */
   sampleDoorLimiter: RateLimiter
   witness: { store: WitnessStore; limiters: WitnessLimiters }
+  /** Spent payment proofs (x402, transaction hashes). */
+  payments: PaymentStore
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }
@@ -52,6 +55,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     sampleDoorLimiter: new RateLimiter(60),
     witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
+    payments: sqlitePaymentStore(db),
     ...replace,
   }
 }

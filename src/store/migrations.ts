@@ -5,10 +5,12 @@ import { ACCOUNTS_SCHEMA_V1 } from '../accounts/store'
 import { OVERRIDES_SCHEMA_V1 } from '../market/overrides/store'
 import { AUDIT_SCHEMA_V1 } from '../audit/store'
 import { WITNESS_SCHEMA_V1 } from '../witness/store'
+import { PAYMENTS_SCHEMA_V1 } from '../payments/store'
 
 export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'accounts: api_keys', sql: ACCOUNTS_SCHEMA_V1 },
   { id: 2, name: 'market: overrides and override_events', sql: OVERRIDES_SCHEMA_V1 },
   { id: 3, name: 'audit: receipt_log', sql: AUDIT_SCHEMA_V1 },
   { id: 4, name: 'witness: witness_checkpoints', sql: WITNESS_SCHEMA_V1 },
+  { id: 25, name: 'payments: spent payment proofs', sql: PAYMENTS_SCHEMA_V1 },
 ]
