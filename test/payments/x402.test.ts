@@ -50,7 +50,7 @@ const balance = async (who: Address, of: Address = token) =>
 /** The official client for one payer account, told to accept the local test token. */
 function payingFetch(accountIndex: number, seen?: string[]) {
   const recording: typeof fetch = Object.assign(async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    const request = new Request(input, init)
+    const request = new Request(input as string, init)
     const header = request.headers.get('payment-signature')
     if (header && seen) seen.push(header)
     return fetch(request)
