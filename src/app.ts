@@ -19,6 +19,11 @@ import { verifyRoutes } from './market/routes/verify'
 import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
 import { witnessRoutes } from './witness/routes'
+import { creditRoutes } from './payments/routes/credits'
+import { mintRoutes } from './payments/routes/mint'
+import { checkoutRoutes } from './payments/routes/checkout'
+import { paddleRoutes } from './payments/routes/paddle'
+import { x402DeclarationRoutes } from './payments/routes/declaration'
 
 export const API_VERSION = '5.0.0'
 
@@ -47,6 +52,7 @@ export function buildApp(deps: AppDeps) {
             { name: 'verification', description: 'Receipt verification and conformance vectors' },
             { name: 'witness', description: 'Checkpoint witness (witness-spec/0.5)' },
             { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
+            { name: 'payments', description: 'x402 payments, credits, paid keys, card checkout and billing-provider notifications' },
           ],
         },
       }),
@@ -65,6 +71,11 @@ export function buildApp(deps: AppDeps) {
     .use(marketDiscoveryRoutes(deps))
     .use(overrideRoutes(deps))
     .use(witnessRoutes(deps))
+    .use(creditRoutes(deps))
+    .use(mintRoutes(deps))
+    .use(checkoutRoutes(deps))
+    .use(paddleRoutes(deps))
+    .use(x402DeclarationRoutes(deps))
   routes = () => app.routes
   return app
 }

@@ -36,6 +36,7 @@ export interface ProofClaim {
 
 export interface PaymentStats {
   settled: number
+  first_settled_at: string | null
   last_settled_at: string | null
 }
 
@@ -60,7 +61,7 @@ export function sqlitePaymentStore(db: Database): PaymentStore {
   )
   const settle = db.query(`UPDATE payment_proofs SET state = 'settled', settlement_tx = ?, settled_at = ? WHERE reference = ? AND state = 'claimed'`)
   const fail = db.query(`UPDATE payment_proofs SET state = 'failed' WHERE reference = ? AND state = 'claimed'`)
-  const stats = db.query(`SELECT count(*) AS settled, max(settled_at) AS last_settled_at FROM payment_proofs WHERE state = 'settled'`)
+  const stats = db.query(`SELECT count(*) AS settled, min(settled_at) AS first_settled_at, max(settled_at) AS last_settled_at FROM payment_proofs WHERE state = 'settled'`)
   const row = (claim: ProofClaim, state: 'claimed' | 'settled') => ({ ...claim, state, settled_at: state === 'settled' ? claim.created_at : null })
   return {
     async claim(claim) {

@@ -6,6 +6,8 @@ import { OVERRIDES_SCHEMA_V1 } from '../market/overrides/store'
 import { AUDIT_SCHEMA_V1 } from '../audit/store'
 import { WITNESS_SCHEMA_V1 } from '../witness/store'
 import { PAYMENTS_SCHEMA_V1 } from '../payments/store'
+import { CREDIT_LEDGER_SCHEMA_V1 } from '../payments/credits'
+import { PADDLE_SCHEMA_V1 } from '../payments/paddle/store'
 
 export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'accounts: api_keys', sql: ACCOUNTS_SCHEMA_V1 },
@@ -13,4 +15,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 3, name: 'audit: receipt_log', sql: AUDIT_SCHEMA_V1 },
   { id: 4, name: 'witness: witness_checkpoints', sql: WITNESS_SCHEMA_V1 },
   { id: 25, name: 'payments: spent payment proofs', sql: PAYMENTS_SCHEMA_V1 },
+  { id: 26, name: 'payments: credit ledger', sql: CREDIT_LEDGER_SCHEMA_V1 },
+  { id: 27, name: 'payments: billing-provider events, transactions and subscriptions', sql: PADDLE_SCHEMA_V1 },
 ]
