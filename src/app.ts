@@ -21,6 +21,11 @@ import { overrideRoutes } from './market/routes/overrides'
 import { witnessRoutes } from './witness/routes'
 import { mcpRoutes } from './mcp/routes'
 import { API_VERSION } from './version'
+import { creditRoutes } from './payments/routes/credits'
+import { mintRoutes } from './payments/routes/mint'
+import { checkoutRoutes } from './payments/routes/checkout'
+import { paddleRoutes } from './payments/routes/paddle'
+import { x402DeclarationRoutes } from './payments/routes/declaration'
 
 export { API_VERSION }
 
@@ -50,6 +55,7 @@ export function buildApp(deps: AppDeps) {
             { name: 'witness', description: 'Checkpoint witness (witness-spec/0.5)' },
             { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
             { name: 'tools', description: 'Tool endpoint (JSON-RPC 2.0, Model Context Protocol)' },
+            { name: 'payments', description: 'x402 payments, credits, paid keys, card checkout and billing-provider notifications' },
           ],
         },
       }),
@@ -69,6 +75,11 @@ export function buildApp(deps: AppDeps) {
     .use(overrideRoutes(deps))
     .use(witnessRoutes(deps))
     .use(mcpRoutes(deps))
+    .use(creditRoutes(deps))
+    .use(mintRoutes(deps))
+    .use(checkoutRoutes(deps))
+    .use(paddleRoutes(deps))
+    .use(x402DeclarationRoutes(deps))
   routes = () => app.routes
   return app
 }

@@ -18,9 +18,12 @@ export function receiptRoutes(deps: AppDeps) {
     })
     .get(
       '/v5/status',
-      async ({ query, request }) => {
-        await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt')
-        return issueReceipt(deps, parseMic(query.mic), 'live')
+      async ({ query, request, set }) => {
+        // Input first: a payment is never taken for a request that cannot be answered.
+        const mic = parseMic(query.mic)
+        const access = await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt', 'status')
+        if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
+        return issueReceipt(deps, mic, 'live')
       },
       {
         query: MicQuery,
