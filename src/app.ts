@@ -24,8 +24,15 @@ import { receiptListRoutes } from './audit/routes/receipts'
 import { digestRoutes } from './audit/routes/digest'
 import { chainRoutes } from './audit/routes/chain'
 import { proofRoutes } from './audit/routes/proof'
+import { mcpRoutes } from './mcp/routes'
+import { API_VERSION } from './version'
+import { creditRoutes } from './payments/routes/credits'
+import { mintRoutes } from './payments/routes/mint'
+import { checkoutRoutes } from './payments/routes/checkout'
+import { paddleRoutes } from './payments/routes/paddle'
+import { x402DeclarationRoutes } from './payments/routes/declaration'
 
-export const API_VERSION = '5.0.0'
+export { API_VERSION }
 
 export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string }[] = () => []
@@ -53,6 +60,8 @@ export function buildApp(deps: AppDeps) {
             { name: 'witness', description: 'Checkpoint witness (witness-spec/0.5)' },
             { name: 'audit', description: 'Receipt archive, receipt listing, daily Merkle digests, their chain and inclusion proofs' },
             { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
+            { name: 'tools', description: 'Tool endpoint (JSON-RPC 2.0, Model Context Protocol)' },
+            { name: 'payments', description: 'x402 payments, credits, paid keys, card checkout and billing-provider notifications' },
           ],
         },
       }),
@@ -76,6 +85,12 @@ export function buildApp(deps: AppDeps) {
     .use(digestRoutes(deps))
     .use(chainRoutes(deps))
     .use(proofRoutes(deps))
+    .use(mcpRoutes(deps))
+    .use(creditRoutes(deps))
+    .use(mintRoutes(deps))
+    .use(checkoutRoutes(deps))
+    .use(paddleRoutes(deps))
+    .use(x402DeclarationRoutes(deps))
   routes = () => app.routes
   return app
 }

@@ -36,19 +36,20 @@ CREATE TABLE audit_log (
   surface TEXT NOT NULL,
   key_hash TEXT,
   payment_ref TEXT,
+  client_ref TEXT,
   receipt_json TEXT
 );
 CREATE INDEX audit_log_day ON audit_log (day, seq);
 CREATE INDEX audit_log_day_mic ON audit_log (day, mic, seq);
 CREATE INDEX audit_log_key ON audit_log (key_hash, seq) WHERE key_hash IS NOT NULL;
-INSERT INTO audit_log (receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, receipt_json)
-  SELECT receipt_id, substr(issued_at, 1, 10), mic, status, source, issued_at, schema_version, 'legacy', NULL, NULL, receipt_json FROM receipt_log ORDER BY id;
+INSERT INTO audit_log (receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, client_ref, receipt_json)
+  SELECT receipt_id, substr(issued_at, 1, 10), mic, status, source, issued_at, schema_version, 'legacy', NULL, NULL, NULL, receipt_json FROM receipt_log ORDER BY id;
 DROP TABLE receipt_log;
 CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
 CREATE TRIGGER audit_log_prune_only BEFORE UPDATE ON audit_log
   WHEN NEW.receipt_json IS NOT NULL OR NEW.seq IS NOT OLD.seq OR NEW.receipt_id IS NOT OLD.receipt_id OR NEW.day IS NOT OLD.day
     OR NEW.mic IS NOT OLD.mic OR NEW.status IS NOT OLD.status OR NEW.source IS NOT OLD.source OR NEW.issued_at IS NOT OLD.issued_at
-    OR NEW.schema_version IS NOT OLD.schema_version OR NEW.surface IS NOT OLD.surface OR NEW.key_hash IS NOT OLD.key_hash OR NEW.payment_ref IS NOT OLD.payment_ref
+    OR NEW.schema_version IS NOT OLD.schema_version OR NEW.surface IS NOT OLD.surface OR NEW.key_hash IS NOT OLD.key_hash OR NEW.payment_ref IS NOT OLD.payment_ref OR NEW.client_ref IS NOT OLD.client_ref
   BEGIN SELECT RAISE(ABORT, 'audit_log is append-only; only receipt_json may be pruned'); END;
 CREATE TABLE audit_digests (
   date TEXT PRIMARY KEY,
@@ -80,6 +81,8 @@ export interface AuditRow {
   surface: string
   key_hash: string | null
   payment_ref: string | null
+  /** Neither key nor payment: the surface's own caller reference (the tool endpoint's salted daily address hash). */
+  client_ref: string | null
   receipt_json: string | null
 }
 
@@ -141,8 +144,8 @@ export interface AuditStore {
 
 export function sqliteAuditStore(db: Database): AuditStore {
   const insert = db.query(
-    `INSERT INTO audit_log (receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, receipt_json)
-     VALUES ($receipt_id, $day, $mic, $status, $source, $issued_at, $schema_version, $surface, $key_hash, $payment_ref, $receipt_json)`,
+    `INSERT INTO audit_log (receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, client_ref, receipt_json)
+     VALUES ($receipt_id, $day, $mic, $status, $source, $issued_at, $schema_version, $surface, $key_hash, $payment_ref, $client_ref, $receipt_json)`,
   )
   const insertAll = db.transaction((rows: readonly AuditRow[]) => {
     for (const row of rows) insert.run({ ...row })

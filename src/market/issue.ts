@@ -8,9 +8,15 @@ import type { Mic } from '../calendar/mics'
 import { criticalFailure } from '../http/errors'
 import { auditRowOf, type LiveAuditContext, type LoggableReceipt } from '../audit/record'
 import { resolveStatus, type Resolution } from './resolve'
+import type { Access } from './access'
 import { signMarketReceipt, type MarketReceipt, type ReceiptMode } from './receipt'
 
 export type { LiveAuditContext } from '../audit/record'
+
+/** The audit context of a request admitted by requireKeyOrPayment: the key's hash or the payment's reference. */
+export function auditContextOf(access: Access, surface: string): LiveAuditContext {
+  return access.kind === 'key' ? { surface, keyHash: access.account.key_hash } : { surface, paymentRef: access.paid.reference }
+}
 
 /** Signs a resolution; an offline or failing signer becomes the unsigned CRITICAL_FAILURE answer. */
 function signOrFail(deps: AppDeps, resolution: Resolution, mode: ReceiptMode, now: number): MarketReceipt {

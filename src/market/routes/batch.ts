@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { AppDeps } from '../../deps'
 import { responses } from '../../http/openapi'
 import { resolveStatus } from '../resolve'
-import { signLiveReceipts } from '../issue'
+import { auditContextOf, signLiveReceipts } from '../issue'
 import { requireKeyOrPayment } from '../access'
 import { parseMicList } from '../batch'
 import { SignedReceiptSchema } from './schemas'
@@ -12,13 +12,14 @@ import { SignedReceiptSchema } from './schemas'
 export function batchRoutes(deps: AppDeps) {
   return new Elysia({ name: 'market-batch' }).get(
     '/v5/batch',
-    async ({ query, request }) => {
+    async ({ query, request, set }) => {
       const mics = parseMicList(query.mics)
-      const account = await requireKeyOrPayment(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts')
+      const access = await requireKeyOrPayment(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts', 'batch')
+      if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
       const now = deps.clock.now()
       const snapshot = deps.calendars.snapshot()
       const resolutions = await Promise.all(mics.map((mic) => resolveStatus(deps, mic, now, snapshot)))
-      const receipts = await signLiveReceipts(deps, resolutions, now, { surface: '/v5/batch', keyHash: account.key_hash })
+      const receipts = await signLiveReceipts(deps, resolutions, now, auditContextOf(access, '/v5/batch'))
       return { batch_id: randomUUID(), queried_at: new Date(now).toISOString(), receipts }
     },
     {

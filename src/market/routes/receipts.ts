@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps'
 import { requireAccount, API_KEY_HEADER } from '../../http/auth'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
-import { issueDemoReceipt, issueLiveReceipt } from '../issue'
+import { auditContextOf, issueDemoReceipt, issueLiveReceipt } from '../issue'
 import { requireKeyOrPayment } from '../access'
 import { SignedReceiptSchema } from './schemas'
 
@@ -18,9 +18,12 @@ export function receiptRoutes(deps: AppDeps) {
     })
     .get(
       '/v5/status',
-      async ({ query, request }) => {
-        const account = await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt')
-        return issueLiveReceipt(deps, parseMic(query.mic), { surface: '/v5/status', keyHash: account.key_hash })
+      async ({ query, request, set }) => {
+        // Input first: a payment is never taken for a request that cannot be answered.
+        const mic = parseMic(query.mic)
+        const access = await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt', 'status')
+        if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
+        return issueLiveReceipt(deps, mic, auditContextOf(access, '/v5/status'))
       },
       {
         query: MicQuery,
