@@ -116,6 +116,11 @@ describe('anonymous allowance and usage counts', () => {
     const refused = burst.filter((answer) => answer.body.result.isError)
     expect(ok).toHaveLength(10)
     expect(refused).toHaveLength(30)
+    // Each receipt answered is in the audit log (anonymous: a client reference, no key); refused calls are not.
+    const logged = t.db.query("SELECT receipt_id, client_ref, key_hash FROM audit_log WHERE surface = '/mcp:get_market_status'").all() as { receipt_id: string; client_ref: string; key_hash: null }[]
+    expect(logged.map((row) => row.receipt_id).sort()).toEqual(ok.map((answer) => JSON.parse(answer.body.result.content[0].text).receipt_id).sort())
+    expect(new Set(logged.map((row) => row.client_ref)).size).toBe(1)
+    expect(logged[0]!.client_ref).toStartWith('anon:')
     expect(JSON.parse(refused[0]!.body.result.content[0].text)).toMatchObject({ error: 'ANONYMOUS_LIMIT_REACHED' })
     // Schedules stay free; another address has its own allowance; a new UTC day starts afresh.
     expect((await rpc(t, call(1, 'get_market_schedule'), { 'x-test-ip': '203.0.113.7' })).body.result.isError).toBeUndefined()

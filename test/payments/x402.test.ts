@@ -104,6 +104,8 @@ describe('x402 with the official client and facilitator', () => {
     expect(await balance(payTo)).toBe(before + parseUnits(t.config.x402.statusPrice, 6))
     const row = t.db.query(`SELECT * FROM payment_proofs WHERE settlement_tx = ?`).get(settlement.transaction) as Record<string, unknown>
     expect(row).toMatchObject({ kind: 'authorization', purpose: 'status', state: 'settled', payer: chain.account(1).address.toLowerCase() })
+    // The audit row of the paid receipt carries the payment's reference, no key.
+    expect(t.db.query('SELECT surface, key_hash, payment_ref FROM audit_log WHERE receipt_id = ?').get(receipt.receipt_id as string)).toEqual({ surface: '/v5/status', key_hash: null, payment_ref: row.reference as string })
   })
 
   test('@x402/fetch pays /v5/batch at the batch price', async () => {
