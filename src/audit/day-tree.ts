@@ -30,7 +30,11 @@ export class DayTrees {
   /** The day's tree as the log holds it now (for a sealed day: exactly what was sealed). */
   async tree(day: string, options: { yieldBetweenBlocks?: boolean } = {}): Promise<DayTree> {
     let full = this.cache.get(day)
-    if (!full) full = { roots: [], lastSeqs: [] }
+    if (!full) {
+      // A sealed day's full blocks were stored at sealing; other days start empty.
+      const stored = await this.store.blocks(day)
+      full = { roots: stored.map((block) => new Uint8Array(Buffer.from(block.root, 'hex'))), lastSeqs: stored.map((block) => block.last_seq) }
+    }
     this.cache.delete(day)
     this.cache.set(day, full)
     if (this.cache.size > CACHED_DAYS) this.cache.delete(this.cache.keys().next().value!)

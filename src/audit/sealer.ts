@@ -9,6 +9,7 @@ import type { AuditLog } from './log'
 import { addDays, utcDay } from './dates'
 import { micsOfDay, sealedDigest } from './digest'
 import type { DayTrees } from './day-tree'
+import { toHex } from './merkle'
 
 /** Receipts may still be between signing and the log for a moment after midnight. */
 export const SEAL_GRACE_MS = 5_000
@@ -78,7 +79,8 @@ export class DigestSealer {
         after = last
         await new Promise((resolve) => setImmediate(resolve))
       }
-      const row = store.insertDigest(date, tree.size, (previous) => sealedDigest(signer, issuer, date, tree, mics, previous, new Date(clock.now()).toISOString()))
+      const blocks = tree.full.roots.map((root, index) => ({ root: toHex(root), last_seq: tree.full.lastSeqs[index]! }))
+      const row = store.insertDigest(date, tree.size, blocks, (previous) => sealedDigest(signer, issuer, date, tree, mics, previous, new Date(clock.now()).toISOString()))
       log.info('audit digest sealed', { date, receipts: row.total_receipts_issued, merkle_root: row.merkle_root, ms: Math.round(performance.now() - started) })
       sealed.push(date)
       next = addDays(date, 1)

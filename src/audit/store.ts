@@ -67,6 +67,9 @@ CREATE TABLE audit_leaves (receipt_id TEXT PRIMARY KEY, date TEXT NOT NULL, leaf
 CREATE TRIGGER audit_leaves_no_update BEFORE UPDATE ON audit_leaves BEGIN SELECT RAISE(ABORT, 'audit_leaves is append-only'); END;
 CREATE TRIGGER audit_leaves_no_delete BEFORE DELETE ON audit_leaves BEGIN SELECT RAISE(ABORT, 'audit_leaves is append-only'); END;
 CREATE TABLE audit_state (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE audit_blocks (date TEXT NOT NULL, block INTEGER NOT NULL, root TEXT NOT NULL, last_seq INTEGER NOT NULL, PRIMARY KEY (date, block)) WITHOUT ROWID;
+CREATE TRIGGER audit_blocks_no_update BEFORE UPDATE ON audit_blocks BEGIN SELECT RAISE(ABORT, 'audit_blocks is append-only'); END;
+CREATE TRIGGER audit_blocks_no_delete BEFORE DELETE ON audit_blocks BEGIN SELECT RAISE(ABORT, 'audit_blocks is append-only'); END;
 `
 
 /** One live receipt as logged. receipt_json is null once the body was pruned. */
@@ -95,6 +98,11 @@ export interface DigestRow {
   chain_length: number
   computed_at: string
   signed_json: string
+}
+
+export interface BlockRow {
+  root: string
+  last_seq: number
 }
 
 export interface IdRow {
@@ -135,8 +143,13 @@ export interface AuditStore {
    * first one numbered `firstIndex`; returns the last log position added (null when none).
    */
   indexLeaves(date: string, afterSeq: number, firstIndex: number, limit: number): Promise<number | null>
-  /** In one IMMEDIATE transaction: unless sealed already, checks the day still has `size` rows and stores build(previous). */
-  insertDigest(date: string, size: number, build: (previous: DigestRow | null) => DigestRow): DigestRow
+  /**
+   * In one IMMEDIATE transaction: unless sealed already, checks the day still has `size` rows and
+   * stores build(previous) with the roots of the day's full blocks (so proofs need not rebuild them).
+   */
+  insertDigest(date: string, size: number, blocks: readonly BlockRow[], build: (previous: DigestRow | null) => DigestRow): DigestRow
+  /** Roots of a sealed day's full blocks, in order. */
+  blocks(date: string): Promise<BlockRow[]>
   state(name: string): Promise<string | null>
   setStateIfMissing(name: string, value: string): Promise<void>
   pruneBodies(beforeDay: string, throughSealedDay: string): Promise<number>
@@ -182,12 +195,15 @@ export function sqliteAuditStore(db: Database): AuditStore {
     if (last !== null) insertLeaves.run({ date, after: afterSeq, first: firstIndex, limit })
     return last
   })
-  const sealDigest = db.transaction((date: string, size: number, build: (previous: DigestRow | null) => DigestRow): DigestRow => {
+  const insertBlock = db.query('INSERT OR IGNORE INTO audit_blocks (date, block, root, last_seq) VALUES (?, ?, ?, ?)')
+  const blocks = db.query('SELECT root, last_seq FROM audit_blocks WHERE date = ? ORDER BY block')
+  const sealDigest = db.transaction((date: string, size: number, blockRows: readonly BlockRow[], build: (previous: DigestRow | null) => DigestRow): DigestRow => {
     const existing = digest.get(date) as DigestRow | null
     if (existing) return existing
     const count = (dayCount.get(date) as { n: number }).n
     if (count !== size) throw new Error(`audit: ${date} has ${count} rows, the tree was built over ${size}; sealing again`)
     const row = build(lastDigest.get() as DigestRow | null)
+    blockRows.forEach((block, index) => insertBlock.run(date, index, block.root, block.last_seq))
     insertDigest.run({ ...row })
     return row
   })
@@ -255,8 +271,11 @@ export function sqliteAuditStore(db: Database): AuditStore {
     async indexLeaves(date, afterSeq, firstIndex, limit) {
       return indexChunk.immediate(date, afterSeq, firstIndex, limit)
     },
-    insertDigest(date, size, build) {
-      return sealDigest.immediate(date, size, build)
+    insertDigest(date, size, blockRows, build) {
+      return sealDigest.immediate(date, size, blockRows, build)
+    },
+    async blocks(date) {
+      return blocks.all(date) as BlockRow[]
     },
     async state(name) {
       return (state.get(name) as { value: string } | null)?.value ?? null

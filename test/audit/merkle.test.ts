@@ -98,6 +98,9 @@ function memoryDay(ids: string[]): AuditStore {
     async dayIds(_day: string, afterSeq: number, limit: number) {
       return rows.filter((row) => row.seq > afterSeq).slice(0, limit)
     },
+    async blocks() {
+      return []
+    },
   } as unknown as AuditStore
 }
 
@@ -123,7 +126,14 @@ describe('block-built trees (the service: blocks of 1,024 leaves) equal the plai
   test('a growing day: cached full blocks plus the new tail give the root of the longer tree', async () => {
     const ids = Array.from({ length: 2 * BLOCK_SIZE + 5 }, () => randomUUID())
     const visible: string[] = ids.slice(0, BLOCK_SIZE + 3)
-    const store = { async dayIds(_d: string, after: number, limit: number) { return visible.map((receipt_id, i) => ({ seq: i + 1, receipt_id })).filter((r) => r.seq > after).slice(0, limit) } } as unknown as AuditStore
+    const store = {
+      async dayIds(_d: string, after: number, limit: number) {
+        return visible.map((receipt_id, i) => ({ seq: i + 1, receipt_id })).filter((r) => r.seq > after).slice(0, limit)
+      },
+      async blocks() {
+        return []
+      },
+    } as unknown as AuditStore
     const trees = new DayTrees(store)
     expect((await trees.tree('d')).rootHex).toBe(toHex(rootOf(visible.map(leafHash))))
     visible.push(...ids.slice(BLOCK_SIZE + 3))

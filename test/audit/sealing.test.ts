@@ -7,6 +7,7 @@ import { sqliteDeps } from '../../src/deps'
 import { buildApp } from '../../src/app'
 import { AuditLog } from '../../src/audit/log'
 import { sqliteAuditStore } from '../../src/audit/store'
+import { auditRowOf } from '../../src/audit/record'
 import { verifyInclusion, EMPTY_ROOT_HEX, leafHash, rootOf, toHex } from '../../src/audit/merkle'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { verifyWithRegistry } from '../helpers/verify'
@@ -137,6 +138,26 @@ describe('chain, proofs, pruning and tampering', () => {
     const after = (await harness.json(`/v5/audit/proof?receipt_id=${receipts[12]!.receipt_id}`)).body
     expect(verifyInclusion(receipts[12]!.receipt_id!, 12, 13, after.audit_path, sealedRoot)).toBe(true)
     expect((await digest(harness, '2026-03-09')).body.receipt_ids).toEqual(receipts.map((r) => r.receipt_id))
+  })
+
+  test('a sealed day of several blocks: block roots are stored, so proofs after a restart read one block', async () => {
+    const { harness } = await setup()
+    const rows = Array.from({ length: 2500 }, (_, i) => auditRowOf({ receipt_id: crypto.randomUUID(), issued_at: new Date(Date.parse(DAY1) + i).toISOString(), schema_version: 'v5.0', mic: 'XNYS', status: 'OPEN', source: 'SCHEDULE' }, { surface: '/v5/status', keyHash: 'a'.repeat(64) }))
+    await harness.deps.audit.append(rows)
+    harness.clock.set('2026-03-10T00:01:00.000Z')
+    await harness.deps.auditTrail.sealer.tick()
+    expect(harness.db.query('SELECT count(*) AS n FROM audit_blocks').get()).toEqual({ n: 2 })
+    const root = (await digest(harness, '2026-03-09')).body.merkle_root
+    expect(root).toBe(toHex(rootOf(rows.map((row) => leafHash(row.receipt_id)))))
+    const restarted = sqliteDeps({ config: harness.config, clock: harness.clock, log: harness.log, signer: harness.deps.signer, calendars: harness.deps.calendars, db: harness.db })
+    const app = buildApp(restarted)
+    for (const index of [0, 1023, 1024, 2047, 2048, 2499]) {
+      const proof = (await (await app.handle(new Request(`http://localhost/v5/audit/proof?receipt_id=${rows[index]!.receipt_id}`))).json()) as { leaf_index: number; audit_path: string[]; merkle_root: string }
+      expect(proof.leaf_index).toBe(index)
+      expect(proof.merkle_root).toBe(root)
+      expect(verifyInclusion(rows[index]!.receipt_id, index, 2500, proof.audit_path, root)).toBe(true)
+    }
+    expect(() => harness.db.run('DELETE FROM audit_blocks')).toThrow(/append-only/)
   })
 
   test('404 for demo, sample-door and unknown ids; 400 for a malformed id', async () => {
