@@ -88,7 +88,7 @@ export async function auditBench(receipts = Number(process.env.BENCH_AUDIT_RECEI
     if (sealed.length !== 1) throw new Error(`expected one sealed day, got ${sealed.join(',')}`)
     db.run('PRAGMA wal_checkpoint(TRUNCATE)')
     const sealedBytes = usedBytes() - emptyBytes
-    // One proof from a cold cache (first proof of the day reads all its ids), checked.
+    // One proof as after a restart (no cached blocks: the stored block roots and one block), checked.
     const target = ids[Math.floor(receipts * 0.77)]!
     const proofStart = performance.now()
     const leaf = (await audit.store.sealedLeaf(target))!
