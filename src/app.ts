@@ -20,6 +20,7 @@ import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
 import { witnessRoutes } from './witness/routes'
 import { mcpRoutes } from './mcp/routes'
+import { documentRoutes } from './discovery/routes/documents'
 import { API_VERSION } from './version'
 import { creditRoutes } from './payments/routes/credits'
 import { mintRoutes } from './payments/routes/mint'
@@ -75,6 +76,7 @@ export function buildApp(deps: AppDeps) {
     .use(overrideRoutes(deps))
     .use(witnessRoutes(deps))
     .use(mcpRoutes(deps))
+    .use(documentRoutes(deps))
     .use(creditRoutes(deps))
     .use(mintRoutes(deps))
     .use(checkoutRoutes(deps))

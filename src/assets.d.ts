@@ -3,3 +3,7 @@ declare module '*.md' {
   const text: string
   export default text
 }
+declare module '*.txt' {
+  const text: string
+  export default text
+}

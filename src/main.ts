@@ -60,6 +60,7 @@ async function serve(): Promise<void> {
   calendars.reload('boot')
   const deps = sqliteDeps({ config, clock: systemClock, log, signer, calendars, db })
   const stopCalendarJobs = startCalendarJobs(deps)
+  if (!config.securityContact) log.warn('no SECURITY_CONTACT configured: /.well-known/security.txt answers 404 (a security.txt without Contact is invalid)')
   const stopHaltMonitor = deps.halts.start()
   const stopAudit = deps.audit.start()
   const stopMcpUsage = deps.mcpUsage.start()
