@@ -21,6 +21,7 @@ import { overrideRoutes } from './market/routes/overrides'
 import { witnessRoutes } from './witness/routes'
 import { mcpRoutes } from './mcp/routes'
 import { documentRoutes } from './discovery/routes/documents'
+import { descriptionRoutes } from './discovery/routes/descriptions'
 import { API_VERSION } from './version'
 import { creditRoutes } from './payments/routes/credits'
 import { mintRoutes } from './payments/routes/mint'
@@ -77,6 +78,7 @@ export function buildApp(deps: AppDeps) {
     .use(witnessRoutes(deps))
     .use(mcpRoutes(deps))
     .use(documentRoutes(deps))
+    .use(descriptionRoutes(deps, () => routes()))
     .use(creditRoutes(deps))
     .use(mintRoutes(deps))
     .use(checkoutRoutes(deps))
