@@ -19,6 +19,9 @@ import { verifyRoutes } from './market/routes/verify'
 import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
 import { witnessRoutes } from './witness/routes'
+import { hardeningPlugin } from './http/hardening'
+import { docsRoutes } from './discovery/routes/docs'
+import { indexRoutes } from './discovery/routes/index'
 
 export const API_VERSION = '5.0.0'
 
@@ -27,8 +30,10 @@ export function buildApp(deps: AppDeps) {
   const app = new Elysia({ name: 'openbell' })
     .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes() }))
     .use(corsPlugin())
+    .use(hardeningPlugin())
     .use(
       swagger({
+        // Its own page loads scripts from a CDN; ours (docsRoutes, registered later, wins) works offline.
         path: '/docs',
         specPath: '/openapi.json',
         exclude: ['/docs', '/openapi.json'],
@@ -65,6 +70,8 @@ export function buildApp(deps: AppDeps) {
     .use(marketDiscoveryRoutes(deps))
     .use(overrideRoutes(deps))
     .use(witnessRoutes(deps))
+    .use(docsRoutes())
+    .use(indexRoutes(deps))
   routes = () => app.routes
   return app
 }
