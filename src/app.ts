@@ -28,7 +28,7 @@ export const API_VERSION = '5.0.0'
 export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string }[] = () => []
   const app = new Elysia({ name: 'openbell' })
-    .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes() }))
+    .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
     .use(corsPlugin())
     .use(hardeningPlugin())
     .use(

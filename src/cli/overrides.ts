@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util'
 import { userInfo } from 'node:os'
 import { ApiError } from '../http/errors'
+import { asciiMic } from '../calendar/mic-param'
 import type { OverrideService } from '../market/overrides/service'
 
 const USAGE = `usage:
@@ -35,7 +36,7 @@ export async function runOverridesCommand(args: string[], overrides: OverrideSer
       return 0
     }
     if (sub === 'clear') {
-      const mic = rest[0]?.toUpperCase()
+      const mic = rest[0] === undefined ? undefined : (asciiMic(rest[0]) ?? rest[0])
       if (!mic) throw new Error('give the MIC')
       out((await overrides.clear(mic, actor())) ? `override on ${mic} cleared` : `no override on ${mic}`)
       return 0
@@ -50,7 +51,7 @@ export async function runOverridesCommand(args: string[], overrides: OverrideSer
         if (ms === null) throw new Error('--for takes a duration such as 90m, 2h or 3d')
         expiresAt = new Date(now + ms).toISOString()
       }
-      const row = await overrides.set({ mic: mic?.toUpperCase(), status: status?.toUpperCase(), reason: values.reason, expires_at: expiresAt }, actor())
+      const row = await overrides.set({ mic: mic === undefined ? undefined : (asciiMic(mic) ?? mic), status: status?.toUpperCase(), reason: values.reason, expires_at: expiresAt }, actor())
       out(`${row.mic} is ${row.status} (OVERRIDE) until ${row.expires_at}: ${row.reason}`)
       return 0
     }

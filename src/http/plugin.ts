@@ -5,6 +5,7 @@ import type { Logger } from '../log'
 import type { Clock } from '../clock'
 import { ApiError, jsonResponse } from './errors'
 import { classOfKey } from '../accounts/plans'
+import { isAdminKey } from './auth'
 
 interface RouteInfo {
   method: string
@@ -38,7 +39,7 @@ function errorStatus(code: unknown, error: unknown): { status: number; body: Rec
   }
 }
 
-export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => readonly RouteInfo[] }) {
+export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => readonly RouteInfo[]; adminKey?: string | null }) {
   const started = new WeakMap<Request, number>()
   return new Elysia({ name: 'openbell-http' })
     .onRequest(({ request }) => {
@@ -74,7 +75,7 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
         status,
         ms: start === undefined ? null : Math.round((performance.now() - start) * 100) / 100,
         // Only the key's class is logged, never any of its secret part.
-        ...(key ? { key_class: classOfKey(key) ?? 'unrecognised' } : {}),
+        ...(key ? { key_class: classOfKey(key) ?? (isAdminKey(deps.adminKey ?? null, key) ? 'admin' : 'unrecognised') } : {}),
       })
     })
 }

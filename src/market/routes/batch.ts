@@ -8,12 +8,14 @@ import { signOrFail } from '../issue'
 import { requireKeyOrPayment } from '../access'
 import { parseMicList } from '../batch'
 import { SignedReceiptSchema } from './schemas'
+import { headOfPaidRoute, isHead } from '../head'
 
 export function batchRoutes(deps: AppDeps) {
   return new Elysia({ name: 'market-batch' }).get(
     '/v5/batch',
     async ({ query, request }) => {
       const mics = parseMicList(query.mics)
+      if (isHead(request)) return headOfPaidRoute(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts', () => {})
       await requireKeyOrPayment(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts')
       const now = deps.clock.now()
       const snapshot = deps.calendars.snapshot()

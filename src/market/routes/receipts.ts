@@ -7,6 +7,7 @@ import { parseMic } from '../../calendar/mic-param'
 import { issueReceipt } from '../issue'
 import { requireKeyOrPayment } from '../access'
 import { SignedReceiptSchema } from './schemas'
+import { headOfPaidRoute, isHead } from '../head'
 
 const MicQuery = t.Object({ mic: t.Optional(t.String({ description: 'MIC, default XNYS' })) })
 
@@ -19,6 +20,7 @@ export function receiptRoutes(deps: AppDeps) {
     .get(
       '/v5/status',
       async ({ query, request }) => {
+        if (isHead(request)) return headOfPaidRoute(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt', () => parseMic(query.mic))
         await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt')
         return issueReceipt(deps, parseMic(query.mic), 'live')
       },
@@ -36,6 +38,7 @@ export function receiptRoutes(deps: AppDeps) {
       async ({ query, request }) => {
         await requireAccount(deps, request.headers.get(API_KEY_HEADER))
         const mic = parseMic(query.mic)
+        if (isHead(request)) return headOfPaidRoute(deps, request, '0', '', () => {})
         const receipt = await issueReceipt(deps, mic, 'live')
         const monitor = deps.halts.status()
         return { mic, signed_receipt: receipt, halt_monitor: { ...monitor, applies_to_mic: monitor.venues.includes(mic) } }
