@@ -22,6 +22,7 @@ export function hardeningPlugin() {
   return new Elysia({ name: 'openbell-hardening' })
     .onRequest(({ request, set }) => {
       Object.assign(set.headers, NOSNIFF)
+      if (!request.url.includes('?')) return
       // The witness routes answer this themselves with the witness error shape (witness.md 4.3).
       if (new URL(request.url).pathname.startsWith('/v1/witness/')) return
       const repeated = repeatedQueryParameter(request.url)

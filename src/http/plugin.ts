@@ -59,6 +59,13 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
         set.status = 404
         return jsonResponse({ error: 'NOT_FOUND', message: 'no such endpoint' }, 404)
       }
+      // The client went away while its body was being read (a stalled upload hit the idle
+      // timeout, or the client hung up): its problem, not a fault of the service.
+      if (error instanceof Error && error.name === 'AbortError') {
+        deps.log.warn('request aborted by the client or the idle timeout', { path })
+        set.status = 408
+        return jsonResponse({ error: 'REQUEST_TIMEOUT', message: 'the connection closed before the request was read' }, 408)
+      }
       const { status, body } = errorStatus(code, error)
       if (status >= 500) deps.log.error('unhandled error', { path, error: error instanceof Error ? error.message : String(error) })
       set.status = status

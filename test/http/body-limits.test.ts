@@ -61,3 +61,14 @@ describe('request bodies', () => {
     expect(((await response.json()) as { valid: boolean }).valid).toBe(true)
   })
 })
+
+describe('a client that goes away mid-body on a route that reads it itself', () => {
+  test('is logged at warn, never as an unhandled error', async () => {
+    const before = harness.log.lines.length
+    await rawRequest(port, post('/v5/verify', 'content-length: 100\r\n'), ['{"rec'], 50)
+    await Bun.sleep(400)
+    const lines = harness.log.lines.slice(before)
+    expect(lines.some((line) => line.level === 'error')).toBe(false)
+    expect(lines.find((line) => line.msg === 'request aborted by the client or the idle timeout')).toMatchObject({ level: 'warn', path: '/v5/verify' })
+  })
+})
