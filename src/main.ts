@@ -19,7 +19,7 @@ import { OverrideService } from './market/overrides/service'
 import { sqliteOverrideStore } from './market/overrides/store'
 import { runOverridesCommand } from './cli/overrides'
 import type { Database } from 'bun:sqlite'
-import { checkHost, ListenError, listenOptions, listenOrFail } from './http/listen'
+import { checkHost, ListenError, listenOptions, listenOrFail, probePort } from './http/listen'
 import { openCliDatabase, takeInitFlag } from './cli/database'
 import { runBackupCommand } from './cli/backup'
 import { USAGE } from './cli/usage'
@@ -61,6 +61,12 @@ async function serve(): Promise<void> {
     console.error(`configuration error: ${error.message}`)
     process.exit(2)
   })
+  try {
+    probePort(config)
+  } catch (error) {
+    console.error(`cannot start: ${(error as Error).message}`)
+    process.exit(2)
+  }
   const log = createLogger(config.logLevel)
   const db = openStore(config, log)
   const signer = loadSigner(config, new Date(systemClock.now()), log)

@@ -25,6 +25,17 @@ export async function checkHost(host: string): Promise<void> {
   }
 }
 
+/**
+ * Fails fast, before the database is opened or a key generated, when the port is taken: binds
+ * the port once and releases it. The real listen is still checked (the port can be taken in
+ * between).
+ */
+export function probePort(config: Pick<Config, 'port' | 'host' | 'reusePort'>): void {
+  if (config.reusePort) return
+  const probe = listenOrFail(() => Bun.serve({ port: config.port, hostname: config.host, reusePort: false, fetch: () => new Response(null, { status: 503 }) }), config)
+  probe.stop(true)
+}
+
 /** Calls listen and turns Bun's bind failure into a message an operator can act on. */
 export function listenOrFail<T>(listen: () => T, config: Pick<Config, 'port' | 'host' | 'reusePort'>): T {
   try {

@@ -1,6 +1,7 @@
 // The real service as an operator starts it: one instance per port, clear start-up errors,
 // --help, and the start-up log lines that say where links and client addresses come from.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { tempDir } from '../helpers/app'
 import { startService, type RunningService } from '../helpers/process'
@@ -26,8 +27,11 @@ describe('starting the service', () => {
 
   test('a second instance on the same port exits non-zero saying the port is in use', async () => {
     const port = new URL(first.base).port
-    const second = await run([], { DATA_DIR: tempDir(), PORT: port, HOST: '127.0.0.1' })
+    const secondData = tempDir()
+    const second = await run([], { DATA_DIR: secondData, PORT: port, HOST: '127.0.0.1' })
     expect(second.code).toBe(2)
+    // It stopped before touching its data directory: no database, no new key.
+    expect(readdirSync(secondData)).toEqual([])
     expect(second.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`)
     expect(second.stdout).not.toContain('"msg":"listening"')
     // The first instance still answers alone.
