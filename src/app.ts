@@ -22,8 +22,15 @@ import { witnessRoutes } from './witness/routes'
 import { hardeningPlugin } from './http/hardening'
 import { docsRoutes } from './discovery/routes/docs'
 import { indexRoutes } from './discovery/routes/index'
+import { mcpRoutes } from './mcp/routes'
+import { API_VERSION } from './version'
+import { creditRoutes } from './payments/routes/credits'
+import { mintRoutes } from './payments/routes/mint'
+import { checkoutRoutes } from './payments/routes/checkout'
+import { paddleRoutes } from './payments/routes/paddle'
+import { x402DeclarationRoutes } from './payments/routes/declaration'
 
-export const API_VERSION = '5.0.0'
+export { API_VERSION }
 
 export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string }[] = () => []
@@ -52,6 +59,8 @@ export function buildApp(deps: AppDeps) {
             { name: 'verification', description: 'Receipt verification and conformance vectors' },
             { name: 'witness', description: 'Checkpoint witness (witness-spec/0.5)' },
             { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
+            { name: 'tools', description: 'Tool endpoint (JSON-RPC 2.0, Model Context Protocol)' },
+            { name: 'payments', description: 'x402 payments, credits, paid keys, card checkout and billing-provider notifications' },
           ],
         },
       }),
@@ -72,6 +81,12 @@ export function buildApp(deps: AppDeps) {
     .use(witnessRoutes(deps))
     .use(docsRoutes())
     .use(indexRoutes(deps))
+    .use(mcpRoutes(deps))
+    .use(creditRoutes(deps))
+    .use(mintRoutes(deps))
+    .use(checkoutRoutes(deps))
+    .use(paddleRoutes(deps))
+    .use(x402DeclarationRoutes(deps))
   routes = () => app.routes
   return app
 }

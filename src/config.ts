@@ -49,6 +49,19 @@ export const CONFIG_VARIABLES = {
   X402_PAY_TO: { kind: 'string', doc: 'address that receives x402 payments; unset = the 402 body offers no payment option (use an API key)', schema: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }) },
   X402_NETWORK: { kind: 'string', default: 'eip155:8453', doc: 'CAIP-2 chain of x402 payments (Base mainnet)', schema: Type.String({ pattern: '^[a-z0-9-]+:[A-Za-z0-9-]+$' }) },
   X402_ASSET: { kind: 'string', default: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', doc: 'token contract of x402 payments (USDC on Base)', schema: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }) },
+  X402_ASSET_NAME: { kind: 'string', default: 'USD Coin', doc: "EIP-712 domain name of the x402 token (USDC: `USD Coin`)", schema: Type.String({ minLength: 1, maxLength: 100 }) },
+  X402_ASSET_VERSION: { kind: 'string', default: '2', doc: 'EIP-712 domain version of the x402 token (USDC: `2`)', schema: Type.String({ minLength: 1, maxLength: 20 }) },
+  CHAIN_RPC_URL: { kind: 'string', doc: 'EVM JSON-RPC endpoint of X402_NETWORK, for transaction-hash proofs (X-Payment txHash, credits, mint); unset = those answer 503', schema: Type.String({ pattern: '^https?://' }) },
+  X402_FACILITATOR_URL: { kind: 'string', doc: 'x402 facilitator base URL (with `/verify` and `/settle`) for signed payments (Payment-Signature, X-Payment authorization); unset = those answer 503', schema: Type.String({ pattern: '^https?://' }) },
+  X402_MAX_TX_AGE_SECONDS: { kind: 'integer', default: '300', doc: 'oldest block time accepted for a transaction-hash proof', schema: Type.Integer({ minimum: 10, maximum: 31_536_000 }) },
+  PADDLE_WEBHOOK_SECRET: { kind: 'string', doc: 'Paddle notification destination secret; several separated by commas during rotation; unset = /webhooks/paddle answers 503', schema: Type.String({ minLength: 8 }) },
+  PADDLE_API_KEY: { kind: 'string', doc: 'Paddle API key for checkout and customer look-ups; unset = /v5/checkout answers 503', schema: Type.String({ minLength: 8 }) },
+  PADDLE_API_URL: { kind: 'string', default: 'https://api.paddle.com', doc: 'Paddle API base URL (sandbox: https://sandbox-api.paddle.com)', schema: Type.String({ pattern: '^https?://[^/]+$' }) },
+  PADDLE_PRICE_BUILDER: { kind: 'string', doc: 'Paddle price id of the builder plan', schema: Type.String({ pattern: '^pri_[A-Za-z0-9]+$' }) },
+  PADDLE_PRICE_PRO: { kind: 'string', doc: 'Paddle price id of the pro plan', schema: Type.String({ pattern: '^pri_[A-Za-z0-9]+$' }) },
+  PADDLE_PRICE_CREDITS: { kind: 'string', doc: 'Paddle price id of a 1,000-credit pack', schema: Type.String({ pattern: '^pri_[A-Za-z0-9]+$' }) },
+  PADDLE_PRICE_CUSTODY_90D: { kind: 'string', doc: 'Paddle price id of the witness custody_90d plan (Evidence starter key)', schema: Type.String({ pattern: '^pri_[A-Za-z0-9]+$' }) },
+  PADDLE_PRICE_CUSTODY_1Y: { kind: 'string', doc: 'Paddle price id of the witness custody_1y plan (Evidence key)', schema: Type.String({ pattern: '^pri_[A-Za-z0-9]+$' }) },
   X402_STATUS_PRICE: { kind: 'string', default: '0.001', doc: 'USDC per /v5/status request paid with x402', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,6})?$' }) },
   X402_BATCH_PRICE: { kind: 'string', default: '0.005', doc: 'USDC per /v5/batch request paid with x402', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,6})?$' }) },
   WITNESS_ANON_DAILY_CAP: { kind: 'integer', default: '2000', doc: 'new anonymous witness rows per UTC day; past it anonymous POSTs of new checkpoints get 503', schema: Type.Integer({ minimum: 0 }) },
@@ -58,12 +71,23 @@ export const CONFIG_VARIABLES = {
   WITNESS_PLAN_1Y_USD: { kind: 'string', default: '79', doc: 'price (USD per month) of the custody_1y plan offered in `upgrade`', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,2})?$' }) },
   WITNESS_CHECKOUT_URL: { kind: 'string', doc: 'where `upgrade.checkout` POSTs to start a purchase; default `<PUBLIC_BASE_URL>/v5/checkout`', schema: Type.String({ pattern: '^https?://' }) },
   WITNESS_PRICING_URL: { kind: 'string', doc: 'pricing page named in `upgrade.pricing`; default `<PUBLIC_BASE_URL>/pricing`', schema: Type.String({ pattern: '^https?://' }) },
+  MCP_ANON_DAILY_LIMIT: { kind: 'integer', default: '10', doc: 'signed receipts per client address and UTC day from the tool endpoint without a bearer token (0 = none)', schema: Type.Integer({ minimum: 0 }) },
   LOG_LEVEL: { kind: 'string', default: 'info', doc: 'debug, info, warn or error', schema: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]) },
   REUSE_PORT: { kind: 'string', default: 'false', doc: '`true` lets several processes listen on one port (SO_REUSEPORT); they must share one DATA_DIR and key. Default: a port in use stops the start', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
   BODY_TIMEOUT_MS: { kind: 'integer', default: '10000', doc: 'milliseconds a request body may take to arrive; a slower upload gets 408', schema: Type.Integer({ minimum: 100, maximum: 600000 }) },
 } satisfies Record<string, VariableSpec>
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES
+
+/** What can be bought through the billing provider, and the variable holding each price id. */
+export const PADDLE_PRICE_VARIABLES = {
+  builder: 'PADDLE_PRICE_BUILDER',
+  pro: 'PADDLE_PRICE_PRO',
+  credits: 'PADDLE_PRICE_CREDITS',
+  custody_90d: 'PADDLE_PRICE_CUSTODY_90D',
+  custody_1y: 'PADDLE_PRICE_CUSTODY_1Y',
+} as const satisfies Record<string, ConfigVariable>
+export type PaddleProduct = keyof typeof PADDLE_PRICE_VARIABLES
 
 export interface Config {
   port: number
@@ -84,7 +108,9 @@ export interface Config {
   reusePort: boolean
   bodyTimeoutMs: number
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
-  x402: { payTo: string | null; network: string; asset: string; statusPrice: string; batchPrice: string }
+  mcp: { anonymousDailyLimit: number }
+  x402: { payTo: string | null; network: string; asset: string; assetName: string; assetVersion: string; statusPrice: string; batchPrice: string; chainRpcUrl: string | null; facilitatorUrl: string | null; maxTxAgeSeconds: number }
+  paddle: { webhookSecrets: string[]; apiKey: string | null; apiUrl: string; prices: Partial<Record<PaddleProduct, string>> }
   witness: { anonymousDailyCap: number; maxRows: number; maxBytes: number; plan90dUsd: string; plan1yUsd: string; checkoutUrl: string; pricingUrl: string }
 }
 
@@ -104,7 +130,7 @@ function readVariable(env: Env, name: ConfigVariable): unknown {
   if (!Value.Check(spec.schema, value)) {
     const first = [...Value.Errors(spec.schema, value)][0]
     // The raw value is not echoed for secrets.
-    const shown = name === 'SIGNING_KEY' || name === 'ADMIN_KEY' ? '(value hidden)' : JSON.stringify(raw)
+    const shown = name === 'SIGNING_KEY' || name === 'ADMIN_KEY' || name === 'PADDLE_WEBHOOK_SECRET' || name === 'PADDLE_API_KEY' ? '(value hidden)' : JSON.stringify(raw)
     const choices = allowedValues(spec.schema)
     throw new ConfigError(name, `${choices ? `must be one of ${choices.join(', ')}` : (first?.message ?? 'invalid value')} (got ${shown})`)
   }
@@ -175,6 +201,7 @@ export function loadConfig(env: Env = process.env): Config {
       format: get<'rss' | 'json'>('HALT_FEED_FORMAT'),
       intervalMs: get<number>('HALT_FEED_INTERVAL') * 1000,
     },
+    mcp: { anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT') },
     witness: {
       anonymousDailyCap: get<number>('WITNESS_ANON_DAILY_CAP'),
       maxRows: get<number>('WITNESS_MAX_ROWS'),
@@ -190,6 +217,22 @@ export function loadConfig(env: Env = process.env): Config {
       asset: get<string>('X402_ASSET'),
       statusPrice: get<string>('X402_STATUS_PRICE'),
       batchPrice: get<string>('X402_BATCH_PRICE'),
+      assetName: get<string>('X402_ASSET_NAME'),
+      assetVersion: get<string>('X402_ASSET_VERSION'),
+      chainRpcUrl: get<string | undefined>('CHAIN_RPC_URL') ?? null,
+      facilitatorUrl: get<string | undefined>('X402_FACILITATOR_URL')?.replace(/\/+$/, '') ?? null,
+      maxTxAgeSeconds: get<number>('X402_MAX_TX_AGE_SECONDS'),
+    },
+    paddle: {
+      webhookSecrets: (get<string | undefined>('PADDLE_WEBHOOK_SECRET') ?? '').split(',').map((secret) => secret.trim()).filter(Boolean),
+      apiKey: get<string | undefined>('PADDLE_API_KEY') ?? null,
+      apiUrl: get<string>('PADDLE_API_URL'),
+      prices: Object.fromEntries(
+        (Object.entries(PADDLE_PRICE_VARIABLES) as [PaddleProduct, ConfigVariable][]).flatMap(([product, name]) => {
+          const price = get<string | undefined>(name)
+          return price ? [[product, price]] : []
+        }),
+      ),
     },
   }
 }

@@ -19,6 +19,14 @@ import { sqliteAuditStore } from './audit/store'
 import { RateLimiter } from './http/rate-limit'
 import { sqliteWitnessStore } from './witness/store'
 import { witnessLimiters } from './witness/limits'
+import { sqliteMcpStore, type McpStore } from './mcp/store'
+import { McpUsage } from './mcp/usage'
+import { AnonymousAllowance } from './mcp/allowance'
+import { sqlitePaymentStore, type PaymentStore } from './payments/store'
+import { sqliteSyncAccountWrites, type SyncAccountWrites } from './payments/account-writes'
+import { creditLedger, type CreditLedger } from './payments/credits'
+import { paddleEventHandler } from './payments/paddle/handler'
+import type { PaddleProduct } from './config'
 
 export interface AppDeps {
   config: Config
@@ -33,6 +41,19 @@ export interface AppDeps {
   /** Per-address limiter of the public safe-to-trade sample door (60/min). */
   sampleDoorLimiter: RateLimiter
   witness: { store: WitnessStore; limiters: WitnessLimiters }
+  /** Tool endpoint: anonymous allowance and usage counts (written behind once a second). */
+  mcpStore: McpStore
+  mcpUsage: McpUsage
+  mcpAllowance: AnonymousAllowance
+  /** Spent payment proofs (x402, transaction hashes). */
+  payments: PaymentStore
+  /** Synchronous account writes that join a payment's transaction. */
+  accountWrites: SyncAccountWrites
+  creditLedger: CreditLedger
+  /** Applies one verified Paddle notification (once per event id). */
+  paddleEvents: ReturnType<typeof paddleEventHandler>
+  /** Stores the e-mail that carries a newly bought key (synchronous: joins the caller's transaction). */
+  keyMail: (mail: { to: string; key: string; product: PaddleProduct | 'builder' | 'pro'; now: number }) => void
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }
@@ -52,6 +73,25 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     sampleDoorLimiter: new RateLimiter(60),
     witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
+    ...mcpParts(db, parts),
+    ...paymentParts(db, parts),
     ...replace,
+  }
+}
+
+function mcpParts(db: Database, parts: Pick<AppDeps, 'clock' | 'log'>) {
+  const mcpStore = sqliteMcpStore(db)
+  return { mcpStore, mcpUsage: new McpUsage(mcpStore, parts.clock, parts.log), mcpAllowance: new AnonymousAllowance(mcpStore, parts.clock, parts.log) }
+}
+
+function paymentParts(db: Database, parts: Pick<AppDeps, 'config' | 'log'>) {
+  const accountWrites = sqliteSyncAccountWrites(db)
+  const keyMail: AppDeps['keyMail'] = (mail) => parts.log.warn('key e-mail not sent: no mail outbox on this build', { product: mail.product })
+  return {
+    payments: sqlitePaymentStore(db),
+    accountWrites,
+    creditLedger: creditLedger(db),
+    keyMail,
+    paddleEvents: paddleEventHandler(db, { ...accountWrites, enqueueKeyMail: (mail) => keyMail(mail), issueKey: (options) => accountWrites.issueKey(options) }, parts.config.paddle.prices),
   }
 }

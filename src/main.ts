@@ -76,6 +76,8 @@ async function serve(): Promise<void> {
   const stopCalendarJobs = startCalendarJobs(deps)
   const stopHaltMonitor = deps.halts.start()
   const stopAudit = deps.audit.start()
+  const stopMcpUsage = deps.mcpUsage.start()
+  const stopMcpAllowance = deps.mcpAllowance.start()
   deps.healthExtras.push(() => ({ halt_monitor: deps.halts.status() }))
   let app: ReturnType<typeof buildApp>
   try {
@@ -98,6 +100,8 @@ async function serve(): Promise<void> {
     stopCalendarJobs()
     stopHaltMonitor()
     await stopAudit()
+    await stopMcpUsage()
+    await stopMcpAllowance()
     db.close()
     log.info('stopped')
     process.exit(0)

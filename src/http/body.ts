@@ -5,11 +5,12 @@ import type { Logger } from '../log'
 import { ApiError } from './errors'
 
 /**
- * The server-wide ceiling (Bun's maxRequestBodySize): what the largest route needs. Bun answers
- * a bigger body itself with an empty 413 before the app sees it; each route enforces its own,
- * smaller limit with readBody. Raise this only together with a route that needs more.
+ * The server-wide ceiling (Bun's maxRequestBodySize): the largest route limit (256 KiB: /mcp and
+ * the Paddle webhook) with headroom, so that a body just over a route's own limit still gets that
+ * route's JSON 413. Bun answers a bigger body itself with an empty 413 before the app sees it.
+ * Raise this only together with a route that needs more.
  */
-export const MAX_REQUEST_BODY_BYTES = 1024 * 1024
+export const MAX_REQUEST_BODY_BYTES = 512 * 1024
 
 export type BodyFailure = 'too_large' | 'timeout'
 

@@ -6,8 +6,8 @@
 import { Elysia } from 'elysia'
 
 const ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS'
-const ALLOW_HEADERS = 'Content-Type, Authorization, X-Oracle-Key, Payment-Signature, X-Payment'
-export const EXPOSE_HEADERS = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Payment-Required, Allow'
+const ALLOW_HEADERS = 'Content-Type, Authorization, X-Oracle-Key, Payment-Signature, X-Payment, Mcp-Protocol-Version'
+export const EXPOSE_HEADERS = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Payment-Required, Payment-Response, Allow, WWW-Authenticate'
 const MAX_AGE = '600'
 
 export function corsPlugin() {

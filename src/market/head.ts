@@ -8,16 +8,19 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
 
 export const isHead = (request: Request) => request.method === 'HEAD'
 
-/** Checks access as the GET would (a missing key gets the same 402), then answers headers only. */
-export async function headOfPaidRoute(deps: AppDeps, request: Request, price: string, description: string, validate: () => void): Promise<Response> {
+/**
+ * Checks access as the GET would (a missing key gets the same 402 with the requirements; any
+ * payment header is dropped, never verified or settled), then answers headers only. Callers
+ * parse their input first, so a bad MIC is the same 400.
+ */
+export async function headOfPaidRoute(deps: AppDeps, request: Request, price: string, description: string, purpose: string): Promise<Response> {
   const check = await checkApiKey(deps, request.headers.get(API_KEY_HEADER))
   if (check.kind !== 'ok' && check.kind !== 'missing') throw keyCheckError(check)
   if (check.kind === 'missing') {
     const headers = new Headers(request.headers)
     headers.delete('payment-signature')
     headers.delete('x-payment')
-    await requireKeyOrPayment(deps, new Request(request.url, { headers }), price, description)
+    await requireKeyOrPayment(deps, new Request(request.url, { headers }), price, description, purpose)
   }
-  validate()
   return new Response(null, { status: 200, headers: JSON_HEADERS })
 }

@@ -1,6 +1,7 @@
 // The x402 payment requirements a 402 answer carries (v2 shape, with the v1-era top-level
 // payTo and amount the main spec names). Paying is handled in a later issue; this only says how.
 import type { Config } from '../config'
+import { chainIdOf, commonNameOf } from './networks'
 
 const USDC_DECIMALS = 6
 
@@ -11,11 +12,33 @@ export function atomicAmount(decimal: string): string {
   return atomic.toString()
 }
 
+/** The one v2 requirement this service offers (the client echoes it as `accepted`). */
+export function v2Requirement(config: Config, price: string) {
+  const x402 = config.x402
+  return { scheme: 'exact', network: x402.network, amount: atomicAmount(price), asset: x402.asset, payTo: x402.payTo!, maxTimeoutSeconds: 60, extra: { name: x402.assetName, version: x402.assetVersion } }
+}
+
+/** The same requirement in x402 v1 form (for X-Payment v1 payloads sent to the facilitator). */
+export function v1Requirement(config: Config, price: string, resourceUrl: string, description: string) {
+  const x402 = config.x402
+  const chainId = chainIdOf(x402.network)
+  return {
+    scheme: 'exact',
+    network: (chainId !== null && commonNameOf(chainId)) || x402.network,
+    maxAmountRequired: atomicAmount(price),
+    resource: resourceUrl,
+    description,
+    mimeType: 'application/json',
+    payTo: x402.payTo!,
+    maxTimeoutSeconds: 60,
+    asset: x402.asset,
+    extra: { name: x402.assetName, version: x402.assetVersion },
+  }
+}
+
 export function paymentRequired(config: Config, resourceUrl: string, price: string, description: string) {
   const x402 = config.x402
-  const accepts = x402.payTo
-    ? [{ scheme: 'exact', network: x402.network, amount: atomicAmount(price), asset: x402.asset, payTo: x402.payTo, maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' } }]
-    : []
+  const accepts = x402.payTo ? [v2Requirement(config, price)] : []
   const body = {
     x402Version: 2,
     error: 'PAYMENT_REQUIRED',

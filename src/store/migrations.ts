@@ -5,10 +5,18 @@ import { ACCOUNTS_SCHEMA_V1 } from '../accounts/store'
 import { OVERRIDES_SCHEMA_V1 } from '../market/overrides/store'
 import { AUDIT_SCHEMA_V1 } from '../audit/store'
 import { WITNESS_SCHEMA_V1 } from '../witness/store'
+import { MCP_SCHEMA_V1 } from '../mcp/store'
+import { PAYMENTS_SCHEMA_V1 } from '../payments/store'
+import { CREDIT_LEDGER_SCHEMA_V1 } from '../payments/credits'
+import { PADDLE_SCHEMA_V1 } from '../payments/paddle/store'
 
 export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'accounts: api_keys', sql: ACCOUNTS_SCHEMA_V1 },
   { id: 2, name: 'market: overrides and override_events', sql: OVERRIDES_SCHEMA_V1 },
   { id: 3, name: 'audit: receipt_log', sql: AUDIT_SCHEMA_V1 },
   { id: 4, name: 'witness: witness_checkpoints', sql: WITNESS_SCHEMA_V1 },
+  { id: 25, name: 'payments: spent payment proofs', sql: PAYMENTS_SCHEMA_V1 },
+  { id: 26, name: 'payments: credit ledger', sql: CREDIT_LEDGER_SCHEMA_V1 },
+  { id: 27, name: 'payments: billing-provider events, transactions and subscriptions', sql: PADDLE_SCHEMA_V1 },
+  { id: 30, name: 'mcp: usage and anonymous allowance', sql: MCP_SCHEMA_V1 },
 ]

@@ -118,11 +118,12 @@ const bareSign = await measure(`http://127.0.0.1:${bare.fields[0]}/sign`)
 await bare.stop()
 
 const appServer = await startServer('app.ts')
-const [port, apiKey, pageKid, bodiesFile] = appServer.fields as [string, string, string, string]
+const [port, apiKey, pageKid, bodiesFile, mcpBodyFile] = appServer.fields as [string, string, string, string, string]
 const base = `http://127.0.0.1:${port}`
 const health = await measure(`${base}/v5/health`)
 const status = await measure(`${base}/v5/status?mic=XNYS`, { headers: { 'X-Oracle-Key': apiKey } })
 const demo = await measure(`${base}/v5/demo?mic=XNYS`)
+const mcpStatus = await measure(`${base}/mcp`, { bodiesFile: mcpBodyFile })
 const witnessPage = await measure(`${base}/v1/witness/checkpoints?kid=${pageKid}&session_id=bench-page`)
 // New checkpoints only: no warm-up run (it would spend bodies), each body posted once.
 const witnessPost = await load(`${base}/v1/witness/checkpoints`, { bodiesFile })
@@ -153,9 +154,10 @@ say(`| bare signing route | ${fmt(bareSign.rps)} req/s, p99 ${p99(bareSign)} | |
 say(`| GET /v5/health | ${fmt(health.rps)} req/s = ${ratio(health.rps, baseline)} of baseline, p99 ${p99(health)} | >= 0.5 of baseline | ${health.rps / baseline >= 0.5 ? 'yes' : 'NO'} |`)
 say(`| GET /v5/status (key) | ${fmt(status.rps)} req/s = ${ratio(status.rps, bareSign.rps)} of bare signing, ${ratio(status.rps, baseline)} of baseline, p99 ${p99(status)} | >= 0.85 of bare signing; p99 < 25 ms at ${CONNECTIONS} connections | ${status.rps / bareSign.rps >= 0.85 && (status.p99Ms ?? 0) < 25 ? 'yes' : 'NO'} |`)
 say(`| GET /v5/demo | ${fmt(demo.rps)} req/s = ${ratio(demo.rps, bareSign.rps)} of bare signing, ${ratio(demo.rps, baseline)} of baseline, p99 ${p99(demo)} | | |`)
+say(`| POST /mcp tools/call get_market_status (anonymous) | ${fmt(mcpStatus.rps)} req/s = ${ratio(mcpStatus.rps, status.rps)} of /v5/status, p99 ${p99(mcpStatus)} | >= 0.8 of /v5/status | ${mcpStatus.rps / status.rps >= 0.8 ? 'yes' : 'NO'} |`)
 say(`| POST /v1/witness/checkpoints (new) | ${fmt(witnessPost.rps)} req/s = ${ratio(witnessPost.rps, baseline)} of baseline, p99 ${p99(witnessPost)}${witnessPost.non2xx ? `, ${witnessPost.non2xx} non-2xx` : ''} | >= 0.04 of baseline | ${witnessPost.rps / baseline >= 0.04 ? 'yes' : 'NO'} |`)
 say(`| GET witness page of 500 receipts | ${fmt(witnessPage.rps)} req/s = ${ratio(witnessPage.rps, baseline)} of baseline, p99 ${p99(witnessPage)} | >= 0.015 of baseline | ${witnessPage.rps / baseline >= 0.015 ? 'yes' : 'NO'} |`)
-for (const [name, l] of [['health', health], ['status', status], ['demo', demo], ['witness page', witnessPage]] as const) if (l.non2xx) say(`\nwarning: ${l.non2xx} non-2xx answers on ${name}`)
+for (const [name, l] of [['health', health], ['status', status], ['demo', demo], ['mcp status', mcpStatus], ['witness page', witnessPage]] as const) if (l.non2xx) say(`\nwarning: ${l.non2xx} non-2xx answers on ${name}`)
 if (sink === -1) console.log('unreachable')
 
 const docPath = resolve(root, 'docs/performance.md')

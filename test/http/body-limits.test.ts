@@ -16,7 +16,7 @@ const post = (path: string, headers: string) => `POST ${path} HTTP/1.1\r\nhost: 
 
 describe('request bodies', () => {
   test('a declared Content-Length over the route limit is refused with 413 JSON before any body is sent', async () => {
-    const response = await rawRequest(port, post('/v5/verify', 'content-length: 900000\r\n'))
+    const response = await rawRequest(port, post('/v5/verify', 'content-length: 300000\r\n'))
     expect(response.status).toBe(413)
     expect(rawJson(response.text)).toMatchObject({ error: 'PAYLOAD_TOO_LARGE', limit_bytes: 16384 })
     expect(response.text.toLowerCase()).toContain('x-content-type-options: nosniff')
@@ -32,6 +32,15 @@ describe('request bodies', () => {
   test('the admin override route has its own limit', async () => {
     const response = await rawRequest(port, post('/v5/admin/overrides', `x-oracle-key: ${TEST_ADMIN_KEY}\r\ncontent-length: 100000\r\n`))
     expect(response.status).toBe(413)
+  })
+
+  test('the mint and tool routes have their own limits too', async () => {
+    const mint = await rawRequest(port, post('/v5/x402/mint', 'content-length: 100000\r\n'))
+    expect(mint.status).toBe(413)
+    expect(rawJson(mint.text).error).toBe('PAYLOAD_TOO_LARGE')
+    const chunk = 'x'.repeat(300_000)
+    const mcp = await rawRequest(port, post('/mcp', 'accept: application/json, text/event-stream\r\ntransfer-encoding: chunked\r\n'), [`${chunk.length.toString(16)}\r\n${chunk}\r\n`])
+    expect(mcp.status).toBe(413)
   })
 
   test('a stalled upload gets 408 JSON after BODY_TIMEOUT_MS, logged at warn', async () => {

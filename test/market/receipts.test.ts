@@ -77,11 +77,14 @@ describe('GET /v5/status', () => {
     expect(header.accepts).toEqual(body.accepts)
   })
 
-  test('a payment header is never served unverified', async () => {
+  test('a payment header is never served unverified: malformed → 402, payments not configured → 503', async () => {
     const harness = makeTestApp()
-    const response = await harness.json('/v5/status', { headers: { 'x-payment': '{"txHash":"0xabc"}' } })
-    expect(response.status).toBe(402)
-    expect(response.body.error).toBe('PAYMENT_NOT_VERIFIED')
+    const malformed = await harness.json('/v5/status', { headers: { 'x-payment': '{"txHash":"0xabc"}' } })
+    expect(malformed.status).toBe(402)
+    expect(malformed.body.error).toBe('PAYMENT_MALFORMED')
+    const unconfigured = await harness.json('/v5/status', { headers: { 'x-payment': JSON.stringify({ txHash: `0x${'ab'.repeat(32)}`, network: 'base' }) } })
+    expect(unconfigured.status).toBe(503)
+    expect(unconfigured.body.error).toBe('PAYMENTS_NOT_CONFIGURED')
   })
 
   test('unknown key 403; suspended key 402', async () => {

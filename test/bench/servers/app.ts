@@ -25,7 +25,7 @@ import { randomBytes } from 'node:crypto'
 import { sqliteDeps } from '../../../src/deps'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'openbell-bench-'))
-const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' })
+const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', MCP_ANON_DAILY_LIMIT: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' })
 // Request log lines go to a sink, as they would to a log file or journald.
 const log = createLogger(config.logLevel, () => {})
 const db = openDatabase(config.databasePath)
@@ -64,6 +64,12 @@ const bodies = Array.from({ length: Number(process.env.WITNESS_BODIES ?? 60000) 
 const bodiesFile = join(dataDir, 'witness-bodies.txt')
 writeFileSync(bodiesFile, bodies.join('\n') + '\n')
 
+// One tools/call body, posted over and over (the anonymous allowance is lifted above).
+const mcpBodyFile = join(dataDir, 'mcp-status-body.txt')
+writeFileSync(mcpBodyFile, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_status', arguments: { mic: 'XNYS' } } }) + '\n')
+deps.mcpUsage.start()
+deps.mcpAllowance.start()
+
 const app = buildApp(deps).listen({ port: Number(process.argv[2] ?? 0), hostname: '127.0.0.1' })
-console.log(`READY ${app.server!.port} ${key} ${page.kid} ${bodiesFile}`)
+console.log(`READY ${app.server!.port} ${key} ${page.kid} ${bodiesFile} ${mcpBodyFile}`)
 process.on('SIGTERM', () => process.exit(0))

@@ -1,0 +1,71 @@
+// The anonymous daily allowance of signed receipts per client on the tool endpoint. Checked and
+// counted in memory in one synchronous step (exact under concurrency: JavaScript runs one step at
+// a time), and written behind once a second with the usage figures, so that a crash can give a
+// client at most the calls of its last second again. A client first seen today is read from the
+// store once; concurrent first calls share that read.
+import type { Clock } from '../clock'
+import type { Logger } from '../log'
+import type { McpStore } from './store'
+import { utcDay } from './usage'
+
+export class AnonymousAllowance {
+  private day = ''
+  private counts = new Map<string, number>()
+  private loading = new Map<string, Promise<number>>()
+  private dirty = new Set<string>()
+
+  constructor(
+    private readonly store: McpStore,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
+
+  /** True, and counted, when the client is under the limit today; false when it has used it up. */
+  async take(clientHash: string, limit: number): Promise<boolean> {
+    if (limit <= 0) return false
+    const day = utcDay(this.clock.now())
+    if (day !== this.day) {
+      await this.flush()
+      this.day = day
+      this.counts = new Map()
+      this.loading = new Map()
+    }
+    if (!this.counts.has(clientHash)) {
+      let load = this.loading.get(clientHash)
+      if (!load) {
+        load = this.store.anonymousCalls(day, clientHash)
+        this.loading.set(clientHash, load)
+      }
+      const stored = await load
+      this.loading.delete(clientHash)
+      if (day !== this.day) return this.take(clientHash, limit)
+      if (!this.counts.has(clientHash)) this.counts.set(clientHash, stored)
+    }
+    // From here to the return nothing awaits: check and count are one step.
+    const used = this.counts.get(clientHash)!
+    if (used >= limit) return false
+    this.counts.set(clientHash, used + 1)
+    this.dirty.add(clientHash)
+    return true
+  }
+
+  async flush(): Promise<void> {
+    if (!this.dirty.size) return
+    const changed = new Map([...this.dirty].map((client) => [client, this.counts.get(client)!]))
+    this.dirty.clear()
+    try {
+      await this.store.saveAnonymousCalls(this.day, changed)
+    } catch (error) {
+      for (const client of changed.keys()) this.dirty.add(client)
+      this.log.warn('tool endpoint allowance not saved; will retry', { error: (error as Error).message })
+    }
+  }
+
+  start(): () => Promise<void> {
+    const timer = setInterval(() => void this.flush(), 1000)
+    return async () => {
+      clearInterval(timer)
+      await this.flush()
+    }
+  }
+}

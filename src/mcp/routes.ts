@@ -1,0 +1,99 @@
+// POST /mcp: the tool endpoint (JSON-RPC 2.0 over Streamable HTTP, JSON responses only).
+// GET and every other method answer 405 with Allow: POST (spec 4.5); OPTIONS is the CORS preflight.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../deps'
+import { jsonResponse } from '../http/errors'
+import { BodyError, readBody } from '../http/body'
+import { responses } from '../http/openapi'
+import { clientAddress } from '../http/client-address'
+import { API_VERSION } from '../version'
+import { JSONRPC_ERRORS, errorResponse, isSupportedVersion, nestingExceeds, type JsonRpcResponse } from './protocol'
+import { dispatchBody } from './dispatch'
+import { mcpCaller } from './access'
+import { utcDay } from './usage'
+
+/** Large enough for a batch of receipts to verify; a single verify_receipt is at most 16 KiB. */
+export const MCP_MAX_BODY_BYTES = 256 * 1024
+export const MCP_MAX_DEPTH = 32
+
+const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  jsonResponse(errorResponse(null, code, message), status, headers)
+
+const methodNotAllowed = () =>
+  jsonResponse({ error: 'METHOD_NOT_ALLOWED', message: 'the tool endpoint takes JSON-RPC messages by POST only' }, 405, { allow: 'POST, OPTIONS' })
+
+const notAllowedDoc = (why: string) => ({
+  detail: { tags: ['tools'], summary: `Not supported (${why})`, responses: responses({ 405: 'METHOD_NOT_ALLOWED, with Allow: POST, OPTIONS' }) },
+})
+
+/** How many messages in a parsed body are requests or notifications (for usage counts). */
+const messageCount = (body: unknown) => (Array.isArray(body) ? body.length : 1)
+
+export function mcpRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'mcp' })
+    .post(
+      '/mcp',
+      async ({ request, server }) => {
+        const type = request.headers.get('content-type') ?? ''
+        if (!/^application\/json\b/i.test(type)) return rpcError(415, JSONRPC_ERRORS.INVALID_REQUEST, 'Content-Type must be application/json')
+        const version = request.headers.get('mcp-protocol-version')
+        if (version !== null && !isSupportedVersion(version)) {
+          return rpcError(400, JSONRPC_ERRORS.INVALID_REQUEST, `unsupported MCP-Protocol-Version ${JSON.stringify(version.slice(0, 32))}`)
+        }
+        // Content-Length first, then counted while reading; a stalled body gets 408 (http/body.ts).
+        let text: string
+        try {
+          text = new TextDecoder().decode(await readBody(request, { limit: MCP_MAX_BODY_BYTES, timeoutMs: deps.config.bodyTimeoutMs }))
+        } catch (error) {
+          if (!(error instanceof BodyError)) throw error
+          if (error.failure === 'timeout') deps.log.warn('request body timed out', { path: '/mcp', timeout_ms: deps.config.bodyTimeoutMs })
+          return error.failure === 'too_large'
+            ? rpcError(413, JSONRPC_ERRORS.INVALID_REQUEST, `request body is limited to ${MCP_MAX_BODY_BYTES} bytes`)
+            : rpcError(408, JSONRPC_ERRORS.INVALID_REQUEST, 'the request body did not arrive in time')
+        }
+        let body: unknown
+        try {
+          body = JSON.parse(text)
+        } catch {
+          return rpcError(400, JSONRPC_ERRORS.PARSE_ERROR, 'parse error: the body is not JSON')
+        }
+        if (nestingExceeds(body, MCP_MAX_DEPTH)) return rpcError(400, JSONRPC_ERRORS.INVALID_REQUEST, `input nested deeper than ${MCP_MAX_DEPTH} levels`)
+
+        const now = deps.clock.now()
+        const address = clientAddress(request, deps.config.clientIpHeader, server)
+        const access = await mcpCaller(deps, request, address, now)
+        if (access.kind === 'rejected') return access.response
+        deps.mcpUsage.record(utcDay(now), access.clientHash, messageCount(body))
+
+        const outcome = await dispatchBody(body, {
+          deps,
+          caller: access.caller,
+          version: version !== null && isSupportedVersion(version) ? version : null,
+          serverVersion: API_VERSION,
+        })
+        if (outcome.status === 202) return new Response(null, { status: 202 })
+        return jsonResponse(outcome.body satisfies JsonRpcResponse | JsonRpcResponse[])
+      },
+      {
+        parse: 'none',
+        detail: {
+          tags: ['tools'],
+          summary: 'Tool endpoint: JSON-RPC 2.0 over Streamable HTTP (MCP); see docs/mcp.md',
+          description: 'Anonymous, or Authorization: Bearer <token from /oauth/token>. Answers application/json; 202 with no body for notifications.',
+          requestBody: { content: { 'application/json': { schema: t.Object({}, { additionalProperties: true }) as never } } },
+          responses: {
+            200: { description: 'JSON-RPC response (or array of responses for a batch)' },
+            202: { description: 'Accepted: the body held only notifications or responses' },
+            400: { description: 'JSON-RPC parse error or invalid request (id null)' },
+            401: { description: 'Invalid or expired bearer token (WWW-Authenticate names the protected-resource metadata)' },
+            413: { description: 'Body over the size limit' },
+            415: { description: 'Content-Type is not application/json' },
+          },
+        },
+      },
+    )
+    .get('/mcp', methodNotAllowed, notAllowedDoc('there is no server-initiated stream'))
+    .delete('/mcp', methodNotAllowed, notAllowedDoc('no session is issued, so there is none to end'))
+    .put('/mcp', methodNotAllowed, notAllowedDoc('POST only'))
+    .patch('/mcp', methodNotAllowed, notAllowedDoc('POST only'))
+}

@@ -1,0 +1,131 @@
+// The five tools of the tool endpoint: their schemas, descriptions and handlers. Each handler
+// reuses the domain function behind the matching REST route, so a tool answers exactly what the
+// route answers. Failures the caller can act on are tool results with isError, never JSON-RPC errors.
+import Type, { type TSchema } from 'typebox'
+import { Compile } from 'typebox/compile'
+import type { AppDeps } from '../deps'
+import { ApiError } from '../http/errors'
+import { parseMic } from '../calendar/mic-param'
+import { SUPPORTED_MICS } from '../calendar/mics'
+import { exchangeDirectory, identityOf, unavailableReason } from '../calendar/directory'
+import { scheduleView } from '../calendar/schedule'
+import { verificationKeys, verifyReceipt } from '../market/verify'
+import { paymentOptions } from './payment-options'
+
+export interface ToolCaller {
+  /** Admits one metered status call (bearer key metering, or the anonymous daily allowance). */
+  admitStatusCall(): Promise<void>
+  /** Issues, signs and audit-logs one live receipt for this caller. */
+  issueLiveReceipt(mic: (typeof SUPPORTED_MICS)[number]): Promise<Record<string, unknown>>
+}
+
+export interface ToolResult {
+  content: { type: 'text'; text: string }[]
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
+}
+
+export interface ToolDefinition {
+  name: string
+  title: string
+  description: string
+  inputSchema: TSchema
+  run(deps: AppDeps, args: Record<string, unknown>, caller: ToolCaller): Promise<Record<string, unknown>>
+}
+
+const MicArgument = Type.String({ description: `ISO 10383 MIC, one of ${SUPPORTED_MICS.join(', ')}; default XNYS`, minLength: 1, maxLength: 8 })
+
+export const TOOLS: readonly ToolDefinition[] = [
+  {
+    name: 'get_market_status',
+    title: 'Signed market status',
+    description:
+      'Signed live receipt saying whether an exchange is OPEN, CLOSED, HALTED or UNKNOWN. Treat UNKNOWN as CLOSED; do not act after expires_at (60 s). Verify the Ed25519 signature with the key at /v5/keys.',
+    inputSchema: Type.Object({ mic: Type.Optional(MicArgument) }, { additionalProperties: false }),
+    async run(_deps, args, caller) {
+      const mic = parseMic(args.mic as string | undefined)
+      await caller.admitStatusCall()
+      return caller.issueLiveReceipt(mic)
+    },
+  },
+  {
+    name: 'get_market_schedule',
+    title: 'Exchange schedule',
+    description: 'Unsigned calendar view of an exchange: current status by calendar, next open and close (UTC), lunch break. Ignores overrides and halts; use get_market_status before acting.',
+    inputSchema: Type.Object({ mic: Type.Optional(MicArgument) }, { additionalProperties: false }),
+    async run(deps, args) {
+      const mic = parseMic(args.mic as string | undefined)
+      const snapshot = deps.calendars.snapshot()
+      return scheduleView(deps.calendars.calendar(mic, snapshot), identityOf(snapshot, mic), deps.clock.now(), unavailableReason(snapshot, mic))
+    },
+  },
+  {
+    name: 'list_exchanges',
+    title: 'Supported exchanges',
+    description: 'The exchanges this service covers: MIC, name and IANA time zone.',
+    inputSchema: Type.Object({}, { additionalProperties: false }),
+    async run(deps) {
+      return { exchanges: exchangeDirectory(deps.calendars.snapshot()).map(({ mic, name, timezone }) => ({ mic, name, timezone })) }
+    },
+  },
+  {
+    name: 'verify_receipt',
+    title: 'Verify a receipt',
+    description: 'Checks the Ed25519 signature and expiry of a receipt this service issued (market status, health or safe-to-trade). Pass the complete receipt object (or its JSON text).',
+    inputSchema: Type.Object(
+      { receipt: Type.Union([Type.Object({}, { additionalProperties: true }), Type.String({ maxLength: 16_384 })], { description: 'the complete signed receipt' }) },
+      { additionalProperties: false },
+    ),
+    async run(deps, args) {
+      let receipt = args.receipt
+      if (typeof receipt === 'string') {
+        try {
+          receipt = JSON.parse(receipt)
+        } catch {
+          throw new ApiError(400, 'BAD_REQUEST', 'receipt text is not JSON')
+        }
+      }
+      return { ...verifyReceipt(verificationKeys(deps.signer), receipt, deps.clock.now()) }
+    },
+  },
+  {
+    name: 'get_payment_options',
+    title: 'How to get access',
+    description: 'Ways to get access: a free instant key, a sandbox key, x402 per-request payment (price, network, pay-to address), prepaid credits and paid plans.',
+    inputSchema: Type.Object({}, { additionalProperties: false }),
+    async run(deps) {
+      return paymentOptions(deps)
+    },
+  },
+]
+
+const byName = new Map(TOOLS.map((tool) => [tool.name, tool]))
+// Compiled once: checking arguments is on the path of every call.
+const validators = new Map(TOOLS.map((tool) => [tool.name, Compile(tool.inputSchema)]))
+
+export function findTool(name: string): ToolDefinition | undefined {
+  return byName.get(name)
+}
+
+/** The tools/list entries: plain JSON Schema, no output schemas (results carry structuredContent freely). */
+export function toolList() {
+  return TOOLS.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema: JSON.parse(JSON.stringify(inputSchema)) }))
+}
+
+/** First problem of the arguments against the tool's schema, or null. */
+export function argumentProblem(tool: ToolDefinition, args: unknown): string | null {
+  const validator = validators.get(tool.name)!
+  if (validator.Check(args)) return null
+  const errors = [...validator.Errors(args)]
+  const first = errors.find((error) => error.keyword !== 'boolean') ?? errors[0]
+  return `${first?.instancePath || 'arguments'}: ${first?.message ?? 'invalid'}`
+}
+
+/** Wraps a tool's answer (or its spec error object) as a tools/call result. */
+export function toolResult(body: Record<string, unknown>, isError: boolean, structured: boolean): ToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    ...(structured ? { structuredContent: body } : {}),
+    ...(isError ? { isError: true } : {}),
+  }
+}

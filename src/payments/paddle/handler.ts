@@ -1,0 +1,96 @@
+// Applying one verified Paddle notification: in one IMMEDIATE transaction the event id is
+// recorded (a redelivery finds it and changes nothing) and its effect applied — a key for a
+// completed purchase (stored hashed, its text only in the mail outbox), or the account status a
+// subscription event sets, unless a newer event for that subscription was applied already.
+import type { Database } from 'bun:sqlite'
+import type { AccountStatus, KeyClass, Plan } from '../../accounts/plans'
+import type { PaddleProduct } from '../../config'
+import { purchaseFrom, statusFromSubscriptionEvent, type CompletedPurchase, type PaddleEvent } from './events'
+import { paddleStatements } from './store'
+
+/** Account writes the handler needs, synchronous so they join its transaction. */
+export interface PaddleAccountWrites {
+  /** Creates a key; returns the account id and the key text (shown nowhere but the e-mail). */
+  issueKey(options: { plan: Plan; keyClass: KeyClass; email: string; creditBalance: number; now: number }): { accountId: number; key: string }
+  setStatus(accountId: number, status: AccountStatus): void
+  /** Stores the e-mail carrying a new key in the outbox (sent by the mail job after commit). */
+  enqueueKeyMail(options: { to: string; key: string; product: PaddleProduct; now: number }): void
+}
+
+/** What each product buys. Credits: a credit key holding 1,000 credits. */
+export const PRODUCT_GRANTS: Record<PaddleProduct, { plan: Plan; keyClass: KeyClass; credits: number }> = {
+  builder: { plan: 'builder', keyClass: 'paid', credits: 0 },
+  pro: { plan: 'pro', keyClass: 'paid', credits: 0 },
+  credits: { plan: 'free', keyClass: 'credit', credits: 1000 },
+  custody_90d: { plan: 'evidence_starter', keyClass: 'paid', credits: 0 },
+  custody_1y: { plan: 'evidence', keyClass: 'paid', credits: 0 },
+}
+
+export type EventOutcome = 'applied' | 'duplicate' | 'stale' | 'ignored'
+
+export interface HandledEvent {
+  outcome: EventOutcome
+  accountId?: number
+}
+
+export function paddleEventHandler(db: Database, writes: PaddleAccountWrites, prices: Partial<Record<PaddleProduct, string>>) {
+  const sql = paddleStatements(db)
+
+  const complete = (event: PaddleEvent, purchase: CompletedPurchase, email: string, now: number): HandledEvent => {
+    if (sql.accountOfTransaction(purchase.transactionId) !== null) return { outcome: 'duplicate' }
+    const grant = PRODUCT_GRANTS[purchase.product]
+    const { accountId, key } = writes.issueKey({ plan: grant.plan, keyClass: grant.keyClass, email, creditBalance: grant.credits, now })
+    sql.recordTransaction(purchase.transactionId, accountId, purchase.product, new Date(now).toISOString())
+    writes.enqueueKeyMail({ to: email, key, product: purchase.product, now })
+    if (purchase.subscriptionId) {
+      // A subscription event that arrived before this purchase already says how the account stands.
+      const known = sql.subscription(purchase.subscriptionId)
+      sql.linkSubscription(purchase.subscriptionId, accountId)
+      if (known?.status && known.status !== 'active' && known.status_at !== null && known.status_at > event.occurred_at) writes.setStatus(accountId, known.status)
+    }
+    return { outcome: 'applied', accountId }
+  }
+
+  const subscriptionChange = (event: PaddleEvent, status: AccountStatus): HandledEvent => {
+    const id = typeof event.data.id === 'string' ? event.data.id : null
+    if (!id) return { outcome: 'ignored' }
+    const known = sql.subscription(id)
+    if (known?.status_at && known.status_at >= event.occurred_at) return { outcome: 'stale' }
+    sql.setSubscriptionStatus(id, status, event.occurred_at)
+    if (known?.account_id) writes.setStatus(known.account_id, status)
+    return { outcome: 'applied', accountId: known?.account_id ?? undefined }
+  }
+
+  /**
+   * Applies an event. `email` is the purchase's address when the caller had to look it up (the
+   * look-up is a network call, so it happens before this transaction).
+   */
+  return function handle(event: PaddleEvent, email: string | null, now: number): HandledEvent {
+    return db
+      .transaction((): HandledEvent => {
+        const purchase = event.event_type === 'transaction.completed' ? purchaseFrom(event, prices) : null
+        const status = statusFromSubscriptionEvent(event)
+        let result: HandledEvent = { outcome: 'ignored' }
+        if (purchase && email) result = complete(event, purchase, email, now)
+        else if (status) result = subscriptionChange(event, status)
+        if (!sql.recordEvent(event.event_id, event.event_type, event.occurred_at, result.outcome, new Date(now).toISOString())) {
+          // Seen before: undo whatever this attempt did.
+          throw new DuplicateEvent()
+        }
+        return result
+      })
+      .immediate()
+  }
+}
+
+class DuplicateEvent extends Error {}
+
+/** Runs the handler, turning a redelivered event into the "duplicate" outcome with nothing changed. */
+export function applyOnce(handle: ReturnType<typeof paddleEventHandler>, event: PaddleEvent, email: string | null, now: number): HandledEvent {
+  try {
+    return handle(event, email, now)
+  } catch (error) {
+    if (error instanceof DuplicateEvent) return { outcome: 'duplicate' }
+    throw error
+  }
+}

@@ -1,0 +1,56 @@
+// POST /v5/checkout {plan, email?}: a Paddle checkout for a plan; answers {url} to send the buyer
+// to. 503 when billing is not configured, 502 when Paddle fails; other methods 405.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ApiError, badRequest, jsonResponse } from '../../http/errors'
+import { readBodyText } from '../../http/body'
+
+const CHECKOUT_MAX_BODY_BYTES = 4096
+import { jsonBody, responses } from '../../http/openapi'
+import { PADDLE_PRICE_VARIABLES, type PaddleProduct } from '../../config'
+import { BillingProviderError, createCheckout } from '../paddle/api'
+
+const PRODUCTS = Object.keys(PADDLE_PRICE_VARIABLES) as PaddleProduct[]
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/
+const notAllowed = () => jsonResponse({ error: 'METHOD_NOT_ALLOWED', message: 'start a checkout with POST {plan, email?}' }, 405, { allow: 'POST, OPTIONS' })
+const notAllowedDoc = { detail: { tags: ['payments'], summary: 'Not supported (POST only)', responses: responses({ 405: 'METHOD_NOT_ALLOWED' }) } }
+
+export function checkoutRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'payments-checkout' })
+    .post(
+      '/v5/checkout',
+      async ({ request }) => {
+        let body: Record<string, unknown>
+        const text = await readBodyText(request, CHECKOUT_MAX_BODY_BYTES, deps)
+        try {
+          body = JSON.parse(text) as Record<string, unknown>
+        } catch {
+          throw badRequest('BAD_REQUEST', 'body must be JSON {plan, email?}')
+        }
+        const plan = body?.plan
+        if (typeof plan !== 'string' || !PRODUCTS.includes(plan as PaddleProduct)) throw badRequest('INVALID_PLAN', `plan must be one of ${PRODUCTS.join(', ')}`)
+        const email = body.email === undefined ? null : typeof body.email === 'string' && EMAIL.test(body.email) ? body.email : undefined
+        if (email === undefined) throw badRequest('INVALID_EMAIL', 'email must be an e-mail address')
+        const price = deps.config.paddle.prices[plan as PaddleProduct]
+        if (!deps.config.paddle.apiKey || !price) throw new ApiError(503, 'BILLING_NOT_CONFIGURED', `card payments for ${plan} are not configured on this server`)
+        try {
+          return { url: await createCheckout(deps.config, price, email) }
+        } catch (error) {
+          if (error instanceof BillingProviderError) throw new ApiError(502, 'BILLING_PROVIDER_ERROR', error.message)
+          throw error
+        }
+      },
+      {
+        parse: 'none',
+        detail: {
+          tags: ['payments'],
+          summary: 'Start a card checkout (Paddle) for a plan',
+          requestBody: jsonBody(t.Object({ plan: t.Union(PRODUCTS.map((product) => t.Literal(product))), email: t.Optional(t.String({ format: 'email' })) })),
+          responses: responses({ 200: ['Checkout', t.Object({ url: t.String({ format: 'uri' }) })], 400: 'INVALID_PLAN or INVALID_EMAIL', 405: 'METHOD_NOT_ALLOWED', 502: 'BILLING_PROVIDER_ERROR', 503: 'BILLING_NOT_CONFIGURED' }),
+        },
+      },
+    )
+    .get('/v5/checkout', notAllowed, notAllowedDoc)
+    .put('/v5/checkout', notAllowed, notAllowedDoc)
+    .delete('/v5/checkout', notAllowed, notAllowedDoc)
+}

@@ -1,0 +1,108 @@
+// Credits and minted keys from real on-chain transfers on a local chain.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Address, Hex } from 'viem'
+import { startChain, type LocalChain } from '../helpers/chain'
+import { makeTestApp, type TestApp } from '../helpers/app'
+import { issueKey } from '../../src/accounts/keys'
+import { creditsFor } from '../../src/payments/credits'
+
+let chain: LocalChain
+let token: Address
+let payTo: Address
+let t: TestApp
+
+beforeAll(async () => {
+  chain = await startChain()
+  token = await chain.deployToken()
+  for (const index of [1, 2]) await chain.mint(token, chain.account(index).address, '2000')
+  payTo = chain.account(5).address
+  t = makeTestApp({ now: new Date().toISOString(), env: { X402_PAY_TO: payTo, X402_NETWORK: chain.network, X402_ASSET: token, CHAIN_RPC_URL: chain.rpcUrl } })
+})
+afterAll(async () => chain.stop())
+
+const proofHeader = (txHash: Hex, declared = '0.001') => Buffer.from(JSON.stringify({ txHash, network: chain.network, amount: declared, paymentAddress: payTo, memo: 'credits' })).toString('base64')
+
+describe('credit packs', () => {
+  test('largest first: 0.89 → 1,100; 0.80 → 1,000; 0.091 → 101; 0.0009 → 0', () => {
+    expect(creditsFor(890_000n)).toBe(1100)
+    expect(creditsFor(800_000n)).toBe(1000)
+    expect(creditsFor(91_000n)).toBe(101)
+    expect(creditsFor(1_000n)).toBe(1)
+    expect(creditsFor(900n)).toBe(0)
+  })
+})
+
+describe('POST /v5/credits/purchase and GET /v5/credits/balance', () => {
+  test('credits come from what was paid on chain, not from what the client declares', async () => {
+    const { key } = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
+    const hash = await chain.transfer(token, 1, payTo, '0.89')
+    const bought = await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(hash, '800') } })
+    expect(bought.status).toBe(200)
+    expect(bought.body).toMatchObject({ credits_added: 1100, new_balance: 1100, tier: 'credits' })
+    const balance = await t.json('/v5/credits/balance', { headers: { 'x-oracle-key': key } })
+    expect(balance.body).toMatchObject({ balance: 1100, estimated_requests_remaining: 1100 })
+    expect(Date.parse(balance.body.last_purchased)).toBe(t.clock.now())
+    const ledger = t.db.query('SELECT delta, kind FROM credit_ledger').all()
+    expect(ledger).toEqual([{ delta: 1100, kind: 'grant' }])
+  })
+
+  test('one transaction hash sent by two keys at once buys credits exactly once', async () => {
+    const a = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
+    const b = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
+    const hash = await chain.transfer(token, 2, payTo, '0.09')
+    const answers = await Promise.all([a.key, b.key, a.key, b.key].map((key) => t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(hash) } })))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402, 402, 402])
+    expect(answers.filter((answer) => answer.status === 402).every((answer) => answer.body.error === 'PAYMENT_REPLAYED')).toBe(true)
+    const balances = await Promise.all([a, b].map(async ({ account }) => (await t.deps.accounts.findByHash(account.key_hash))!.credit_balance))
+    expect(balances.sort()).toEqual([0, 100])
+  })
+
+  test('no key 401; no payment 402; a payment below the smallest pack 402 PAYMENT_INSUFFICIENT', async () => {
+    expect((await t.json('/v5/credits/purchase', { method: 'POST' })).status).toBe(401)
+    const { key } = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
+    const none = await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key } })
+    expect(none.status).toBe(402)
+    const hash = await chain.transfer(token, 1, payTo, '0.0005')
+    const small = await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(hash) } })
+    expect(small).toMatchObject({ status: 402, body: { error: 'PAYMENT_INSUFFICIENT' } })
+  })
+})
+
+describe('POST /v5/x402/mint', () => {
+  const mint = (body: unknown) => t.json('/v5/x402/mint', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+  test('99 USDC mints a builder key that works on /v5/status; the hash is refused afterwards (409)', async () => {
+    const hash = await chain.transfer(token, 1, payTo, '99')
+    const minted = await mint({ tx_hash: hash, tier: 'builder' })
+    expect(minted.status).toBe(200)
+    expect(minted.body).toMatchObject({ tier: 'builder', daily_limit: 50_000 })
+    expect(minted.body.api_key).toMatch(/^svc_live_[0-9a-f]{64}$/)
+    expect(Date.parse(minted.body.expires_at) - t.clock.now()).toBe(30 * 86_400_000)
+    expect((await t.json('/v5/status', { headers: { 'x-oracle-key': minted.body.api_key } })).status).toBe(200)
+    expect(await mint({ tx_hash: hash, tier: 'builder' })).toMatchObject({ status: 409, body: { error: 'TX_ALREADY_USED' } })
+  })
+
+  test('two concurrent mints of one hash create one key', async () => {
+    const hash = await chain.transfer(token, 2, payTo, '299')
+    const before = (t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n
+    const answers = await Promise.all(Array.from({ length: 4 }, () => mint({ tx_hash: hash, tier: 'pro' })))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409])
+    expect((t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n).toBe(before + 1)
+  })
+
+  test('too little for the tier → 400 INSUFFICIENT_AMOUNT and the hash stays unspent; malformed input → 400', async () => {
+    const hash = await chain.transfer(token, 1, payTo, '99')
+    expect(await mint({ tx_hash: hash, tier: 'pro' })).toMatchObject({ status: 400, body: { error: 'INSUFFICIENT_AMOUNT' } })
+    expect((await mint({ tx_hash: hash, tier: 'builder' })).status).toBe(200)
+    expect(await mint({ tx_hash: '0x1234', tier: 'pro' })).toMatchObject({ status: 400, body: { error: 'INVALID_TX_HASH' } })
+    expect(await mint({ tx_hash: hash, tier: 'gold' })).toMatchObject({ status: 400, body: { error: 'INVALID_TIER' } })
+    expect(await mint({ tx_hash: hash, tier: 'pro', email: 'not-an-address' })).toMatchObject({ status: 400, body: { error: 'INVALID_EMAIL' } })
+  })
+
+  test('the chain unreachable → 503 and nothing minted', async () => {
+    const offline = makeTestApp({ now: new Date().toISOString(), env: { X402_PAY_TO: payTo, X402_NETWORK: chain.network, X402_ASSET: token, CHAIN_RPC_URL: 'http://127.0.0.1:9' } })
+    const answer = await offline.json('/v5/x402/mint', { method: 'POST', body: JSON.stringify({ tx_hash: `0x${'ab'.repeat(32)}`, tier: 'builder' }) })
+    expect(answer).toMatchObject({ status: 503, body: { error: 'CHAIN_RPC_UNAVAILABLE' } })
+    expect((offline.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n).toBe(0)
+  })
+})

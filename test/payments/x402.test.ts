@@ -1,0 +1,213 @@
+// x402 per-request payments end to end: the official client (@x402/fetch + @x402/evm) pays
+// /v5/status and /v5/batch; the official facilitator code settles on a real local chain; and
+// every attack the issue lists is refused.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { wrapFetchWithPaymentFromConfig, decodePaymentResponseHeader } from '@x402/fetch'
+import { ExactEvmScheme } from '@x402/evm'
+import { parseUnits, toHex, type Address } from 'viem'
+import { startChain, type LocalChain } from '../helpers/chain'
+import { startFacilitator, type TestFacilitator } from '../helpers/facilitator'
+import { makeTestApp, type TestApp } from '../helpers/app'
+import { verifyWithRegistry, type KeyRegistry } from '../helpers/verify'
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../../src/payments/authorization'
+
+let chain: LocalChain
+let facilitator: TestFacilitator
+let token: Address
+let otherToken: Address
+let t: TestApp
+let base: string
+let payTo: Address
+let registry: KeyRegistry
+
+beforeAll(async () => {
+  chain = await startChain()
+  ;[token, otherToken] = [await chain.deployToken(), await chain.deployToken()]
+  for (const index of [1, 2, 3]) {
+    await chain.mint(token, chain.account(index).address, '50')
+    await chain.mint(otherToken, chain.account(index).address, '50')
+  }
+  facilitator = await startFacilitator(chain)
+  payTo = chain.account(5).address
+  t = makeTestApp({
+    now: new Date().toISOString(),
+    env: { X402_PAY_TO: payTo, X402_NETWORK: chain.network, X402_ASSET: token, CHAIN_RPC_URL: chain.rpcUrl, X402_FACILITATOR_URL: facilitator.url },
+  })
+  t.app.listen({ port: 0, hostname: '127.0.0.1' })
+  base = `http://127.0.0.1:${t.app.server!.port}`
+  registry = (await (await fetch(`${base}/v5/keys`)).json()) as KeyRegistry
+})
+
+afterAll(async () => {
+  await t.app.stop(true)
+  await facilitator.stop()
+  await chain.stop()
+})
+
+const balance = async (who: Address, of: Address = token) =>
+  (await chain.publicClient.readContract({ address: of, abi: [{ type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'a', type: 'address' }], outputs: [{ type: 'uint256' }] }], functionName: 'balanceOf', args: [who] })) as bigint
+
+/** The official client for one payer account, told to accept the local test token. */
+function payingFetch(accountIndex: number, seen?: string[]) {
+  const recording: typeof fetch = Object.assign(async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const request = new Request(input as string, init)
+    const header = request.headers.get('payment-signature')
+    if (header && seen) seen.push(header)
+    return fetch(request)
+  }, fetch)
+  return wrapFetchWithPaymentFromConfig(recording, {
+    schemes: [{ network: chain.network as `${string}:${string}`, client: new ExactEvmScheme(chain.account(accountIndex)) }],
+    spendControls: { allowedAssets: [{ network: chain.network as `${string}:${string}`, asset: token }] },
+  })
+}
+
+const nowSeconds = () => Math.floor(t.clock.now() / 1000)
+
+/** A v2 Payment-Signature header signed by hand (for the attacks the official client never makes). */
+async function signedHeader(options: { from?: number; to?: Address; value?: string; validBefore?: number; tamper?: boolean; asset?: Address } = {}) {
+  const account = chain.account(options.from ?? 2)
+  const authorization = {
+    from: account.address,
+    to: options.to ?? payTo,
+    value: options.value ?? '1000',
+    validAfter: String(nowSeconds() - 60),
+    validBefore: String(options.validBefore ?? nowSeconds() + 300),
+    nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+  }
+  const signature = await account.signTypedData({
+    domain: { name: 'USD Coin', version: '2', chainId: chain.chain.id, verifyingContract: options.asset ?? token },
+    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+    primaryType: 'TransferWithAuthorization',
+    message: { ...authorization, value: BigInt(authorization.value), validAfter: BigInt(authorization.validAfter), validBefore: BigInt(authorization.validBefore) },
+  })
+  const payload = {
+    x402Version: 2,
+    accepted: { scheme: 'exact', network: chain.network, amount: '1000', asset: options.asset ?? token, payTo, maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' } },
+    payload: { signature, authorization: options.tamper ? { ...authorization, value: '999999' } : authorization },
+  }
+  return Buffer.from(JSON.stringify(payload)).toString('base64')
+}
+
+const status = (headers: Record<string, string>) => fetch(`${base}/v5/status?mic=XNYS`, { headers })
+
+describe('x402 with the official client and facilitator', () => {
+  test('@x402/fetch pays /v5/status without a key: a signed receipt, PAYMENT-RESPONSE, tokens moved', async () => {
+    const before = await balance(payTo)
+    const response = await payingFetch(1)(`${base}/v5/status?mic=XLON`)
+    expect(response.status).toBe(200)
+    const receipt = (await response.json()) as Record<string, unknown>
+    expect(receipt).toMatchObject({ mic: 'XLON', receipt_mode: 'live' })
+    expect(verifyWithRegistry(registry, receipt)).toBe(true)
+    const settlement = decodePaymentResponseHeader(response.headers.get('payment-response')!)
+    expect(settlement.success).toBe(true)
+    expect(settlement.transaction).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(await balance(payTo)).toBe(before + parseUnits(t.config.x402.statusPrice, 6))
+    const row = t.db.query(`SELECT * FROM payment_proofs WHERE settlement_tx = ?`).get(settlement.transaction) as Record<string, unknown>
+    expect(row).toMatchObject({ kind: 'authorization', purpose: 'status', state: 'settled', payer: chain.account(1).address.toLowerCase() })
+  })
+
+  test('@x402/fetch pays /v5/batch at the batch price', async () => {
+    const before = await balance(payTo)
+    const response = await payingFetch(1)(`${base}/v5/batch?mics=XNYS,XJPX`)
+    expect(response.status).toBe(200)
+    const batch = (await response.json()) as { receipts: Record<string, unknown>[] }
+    expect(batch.receipts).toHaveLength(2)
+    expect(await balance(payTo)).toBe(before + parseUnits(t.config.x402.batchPrice, 6))
+  })
+
+  test('a replayed Payment-Signature is refused (402 PAYMENT_REPLAYED) and nothing is served twice', async () => {
+    const seen: string[] = []
+    expect((await payingFetch(1, seen)(`${base}/v5/status`)).status).toBe(200)
+    const replay = await status({ 'payment-signature': seen.at(-1)! })
+    expect(replay.status).toBe(402)
+    expect(((await replay.json()) as { error: string }).error).toBe('PAYMENT_REPLAYED')
+  })
+
+  test('one authorization sent five times at once is settled and served exactly once', async () => {
+    const header = await signedHeader()
+    const before = await balance(payTo)
+    const answers = await Promise.all(Array.from({ length: 5 }, () => status({ 'payment-signature': header })))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
+    expect(answers.filter((answer) => answer.status === 402)).toHaveLength(4)
+    expect(await balance(payTo)).toBe(before + 1000n)
+  })
+
+  const refusals: [string, () => Promise<string>, string][] = [
+    ['a tampered authorization (bad signature)', () => signedHeader({ tamper: true }), 'PAYMENT_BAD_SIGNATURE'],
+    ['a payment to another address', () => signedHeader({ to: chain.account(7).address }), 'PAYMENT_WRONG_RECIPIENT'],
+    ['too little', () => signedHeader({ value: '999' }), 'PAYMENT_INSUFFICIENT'],
+    ['an expired authorization', () => signedHeader({ validBefore: nowSeconds() - 1 }), 'PAYMENT_EXPIRED'],
+    ['another token', () => signedHeader({ asset: otherToken }), 'PAYMENT_WRONG_ASSET'],
+  ]
+  for (const [name, make, code] of refusals) {
+    test(`${name} → 402 ${code}, without asking the facilitator`, async () => {
+      const calls = facilitator.calls.verify
+      const response = await status({ 'payment-signature': await make() })
+      expect(response.status).toBe(402)
+      const body = (await response.json()) as { error: string; accepts: unknown[] }
+      expect(body.error).toBe(code)
+      expect(body.accepts).toHaveLength(1)
+      expect(response.headers.get('payment-required')).toBeTruthy()
+      expect(facilitator.calls.verify).toBe(calls)
+    })
+  }
+
+  test('facilitator down → 503 FACILITATOR_UNAVAILABLE and no receipt', async () => {
+    facilitator.down = true
+    try {
+      const response = await status({ 'payment-signature': await signedHeader() })
+      expect(response.status).toBe(503)
+      expect(((await response.json()) as { error: string }).error).toBe('FACILITATOR_UNAVAILABLE')
+    } finally {
+      facilitator.down = false
+    }
+  })
+})
+
+describe('x402 with a transaction already sent (X-Payment txHash)', () => {
+  const proof = (txHash: string, extra: Record<string, unknown> = {}) => ({ 'x-payment': Buffer.from(JSON.stringify({ txHash, network: 'anvil', amount: '0.001', paymentAddress: payTo, memo: 'test', ...extra })).toString('base64') })
+
+  test('a real transfer pays once; its hash is refused afterwards', async () => {
+    const hash = await chain.transfer(token, 3, payTo, '0.001')
+    const first = await status(proof(hash))
+    expect(first.status).toBe(200)
+    expect(verifyWithRegistry(registry, (await first.json()) as Record<string, unknown>)).toBe(true)
+    const again = await status(proof(hash))
+    expect(again.status).toBe(402)
+    expect(((await again.json()) as { error: string }).error).toBe('PAYMENT_REPLAYED')
+  })
+
+  test('raw JSON is accepted as well as base64; one hash sent five times at once is served once', async () => {
+    const hash = await chain.transfer(token, 3, payTo, '0.001')
+    const answers = await Promise.all(Array.from({ length: 5 }, () => status({ 'x-payment': JSON.stringify({ txHash: hash, network: chain.network }) })))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402, 402, 402, 402])
+  })
+
+  test('the declared amount is ignored: 0.0009 paid while declaring 5 USDC is too little', async () => {
+    const hash = await chain.transfer(token, 3, payTo, '0.0009')
+    const response = await status(proof(hash, { amount: '5' }))
+    expect(response.status).toBe(402)
+    expect(((await response.json()) as { error: string }).error).toBe('PAYMENT_INSUFFICIENT')
+  })
+
+  test('a transfer to another address, of another token, or too old is refused with its reason', async () => {
+    const elsewhere = await chain.transfer(token, 3, chain.account(7).address, '0.001')
+    expect(((await (await status(proof(elsewhere))).json()) as { error: string }).error).toBe('PAYMENT_WRONG_RECIPIENT')
+    const wrongToken = await chain.transfer(otherToken, 3, payTo, '0.001')
+    expect(((await (await status(proof(wrongToken))).json()) as { error: string }).error).toBe('PAYMENT_WRONG_ASSET')
+    const old = await chain.transfer(token, 3, payTo, '0.001')
+    t.clock.advance((t.config.x402.maxTxAgeSeconds + 60) * 1000)
+    try {
+      expect(((await (await status(proof(old))).json()) as { error: string }).error).toBe('PAYMENT_TOO_OLD')
+    } finally {
+      t.clock.advance(-(t.config.x402.maxTxAgeSeconds + 60) * 1000)
+    }
+    // Refused proofs are not spent: the old one was never recorded.
+    expect(t.db.query('SELECT count(*) AS n FROM payment_proofs WHERE reference LIKE ?').get(`tx:%${old.slice(2)}`)).toEqual({ n: 0 })
+  })
+
+  test('an unknown hash → 402 PAYMENT_NOT_FOUND; another network → PAYMENT_WRONG_NETWORK', async () => {
+    expect(((await (await status(proof(`0x${'12'.repeat(32)}`))).json()) as { error: string }).error).toBe('PAYMENT_NOT_FOUND')
+    expect(((await (await status(proof(`0x${'12'.repeat(32)}`, { network: 'base' }))).json()) as { error: string }).error).toBe('PAYMENT_WRONG_NETWORK')
+  })
+})
