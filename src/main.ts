@@ -123,7 +123,7 @@ async function main(argv: string[]): Promise<void> {
     const log = createLogger('warn')
     const { args, init } = takeInitFlag(rest)
     const out = (line: string) => console.log(line)
-    const opened = openCliDatabase(config, init, (path) => openStore({ ...config, databasePath: path }, log), out, (line) => console.error(line))
+    const opened = openCliDatabase(config, init, (path) => openStore({ ...config, databasePath: path }, log), (line) => console.error(line))
     if (!opened.ok) process.exit(opened.code)
     const db = opened.db
     const code =

@@ -15,7 +15,7 @@ let elsewhere: string
 async function run(args: string[], env: Record<string, string> = {}, cwd = elsewhere) {
   const child = Bun.spawn([binary, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/', USER: 'alice', TZ: 'UTC', ...env }, stdout: 'pipe', stderr: 'pipe' })
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
-  return { stdout, stderr, code, lines: stdout.trim().split('\n') }
+  return { stdout, stderr, code, lines: stdout.trim().split('\n'), errLines: stderr.trim().split('\n') }
 }
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8)
@@ -33,7 +33,7 @@ describe('the CLI and the service share one data directory', () => {
   test('a command that needs the database names it first and refuses to create it without --init', async () => {
     const result = await run(['keys', 'create', '--plan', 'pro'])
     expect(result.code).toBe(1)
-    expect(result.lines[0]).toBe(`database: ${join(installDir, 'data', 'openbell.sqlite')}`)
+    expect(result.errLines[0]).toBe(`database: ${join(installDir, 'data', 'openbell.sqlite')}`)
     expect(result.stderr).toContain('--init')
     expect(existsSync(join(installDir, 'data'))).toBe(false)
     expect(existsSync(join(elsewhere, 'data'))).toBe(false)
@@ -42,7 +42,7 @@ describe('the CLI and the service share one data directory', () => {
   test('--init creates it beside the binary (0700 directory, 0600 files), not in the working directory', async () => {
     const result = await run(['keys', 'list', '--init'])
     expect(result.code).toBe(0)
-    expect(result.lines[0]).toBe(`database: ${join(installDir, 'data', 'openbell.sqlite')}`)
+    expect(result.errLines[0]).toBe(`database: ${join(installDir, 'data', 'openbell.sqlite')}`)
     expect(mode(join(installDir, 'data'))).toBe('700')
     expect(mode(join(installDir, 'data', 'openbell.sqlite'))).toBe('600')
     expect(existsSync(join(elsewhere, 'data'))).toBe(false)
@@ -51,7 +51,8 @@ describe('the CLI and the service share one data directory', () => {
   test('a key created from another directory is accepted by the running service; overrides record the OS user', async () => {
     const created = await run(['keys', 'create', '--plan', 'pro'])
     expect(created.code).toBe(0)
-    const key = created.lines[1]!
+    // stdout carries only what the command prints: the key is its first line.
+    const key = created.lines[0]!
     expect(key).toMatch(/^svc_live_/)
     const port = freePort()
     // The service started from yet another directory, with no DATA_DIR: the same database.
