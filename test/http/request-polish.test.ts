@@ -74,3 +74,21 @@ describe('logs and wording', () => {
     expect(response.body.message).not.toContain('store is unavailable')
   })
 })
+
+describe('every answer says nosniff', () => {
+  test('each route of the app, and errors, carry X-Content-Type-Options: nosniff', async () => {
+    const harness = makeTestApp()
+    const missing: string[] = []
+    for (const route of harness.app.routes) {
+      if (route.method === 'WS' || route.path.includes('*')) continue
+      const path = route.path.replace(/:[^/]+/g, 'XNYS')
+      // Streams are opened and closed at once; only their headers matter here.
+      const controller = new AbortController()
+      const response = await harness.request(path, { method: route.method, signal: controller.signal, headers: { 'content-type': 'application/json' }, ...(route.method === 'GET' || route.method === 'HEAD' ? {} : { body: '{}' }) })
+      if (response.headers.get('x-content-type-options') !== 'nosniff') missing.push(`${route.method} ${route.path} (${response.status})`)
+      controller.abort()
+      await response.body?.cancel().catch(() => {})
+    }
+    expect(missing).toEqual([])
+  })
+})
