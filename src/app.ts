@@ -19,6 +19,9 @@ import { verifyRoutes } from './market/routes/verify'
 import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
 import { witnessRoutes } from './witness/routes'
+import { hardeningPlugin } from './http/hardening'
+import { docsRoutes } from './discovery/routes/docs'
+import { indexRoutes } from './discovery/routes/index'
 import { mcpRoutes } from './mcp/routes'
 import { documentRoutes } from './discovery/routes/documents'
 import { descriptionRoutes } from './discovery/routes/descriptions'
@@ -34,10 +37,12 @@ export { API_VERSION }
 export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string }[] = () => []
   const app = new Elysia({ name: 'openbell' })
-    .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes() }))
+    .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
     .use(corsPlugin())
+    .use(hardeningPlugin())
     .use(
       swagger({
+        // Its own page loads scripts from a CDN; ours (docsRoutes, registered later, wins) works offline.
         path: '/docs',
         specPath: '/openapi.json',
         exclude: ['/docs', '/openapi.json'],
@@ -76,6 +81,8 @@ export function buildApp(deps: AppDeps) {
     .use(marketDiscoveryRoutes(deps))
     .use(overrideRoutes(deps))
     .use(witnessRoutes(deps))
+    .use(docsRoutes())
+    .use(indexRoutes(deps))
     .use(mcpRoutes(deps))
     .use(documentRoutes(deps))
     .use(descriptionRoutes(deps, () => routes()))
