@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, statSync, symlinkSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { tempDir } from '../helpers/app'
-import { freePort } from '../helpers/process'
+import { freePort, SLOW_SETUP_MS } from '../helpers/process'
 
 const root = resolve(import.meta.dir, '../..')
 let installDir: string
@@ -27,7 +27,7 @@ beforeAll(async () => {
   if (build.exitCode !== 0) throw new Error(build.stderr.toString())
   symlinkSync(join(root, 'schedules'), join(installDir, 'schedules'))
   elsewhere = tempDir('openbell-cwd-')
-})
+}, SLOW_SETUP_MS)
 
 describe('the CLI and the service share one data directory', () => {
   test('a command that needs the database names it first and refuses to create it without --init', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { tempDir } from '../helpers/app'
-import { startService, type RunningService } from '../helpers/process'
+import { SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts')
 
@@ -22,7 +22,7 @@ describe('starting the service', () => {
   beforeAll(async () => {
     dataDir = tempDir()
     first = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' })
-  })
+  }, SLOW_SETUP_MS)
   afterAll(() => first.process.kill())
 
   test('a second instance on the same port exits non-zero saying the port is in use', async () => {
