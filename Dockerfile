@@ -12,7 +12,7 @@ RUN bun build src/main.ts --compile --outfile /out/openbell
 FROM debian:bookworm-slim
 RUN useradd --system --uid 10001 --home-dir /nonexistent openbell \
  && mkdir -p /data /app \
- && chown openbell:openbell /data
+ && chown openbell:openbell /data && chmod 0700 /data
 COPY --from=build /out/openbell /app/openbell
 COPY schedules /app/schedules
 ENV TZ=UTC DATA_DIR=/data PORT=8080 HOST=0.0.0.0

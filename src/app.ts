@@ -19,28 +19,27 @@ import { verifyRoutes } from './market/routes/verify'
 import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
 import { witnessRoutes } from './witness/routes'
-import { archiveRoutes } from './audit/routes/archive'
-import { receiptListRoutes } from './audit/routes/receipts'
-import { digestRoutes } from './audit/routes/digest'
-import { chainRoutes } from './audit/routes/chain'
-import { proofRoutes } from './audit/routes/proof'
+import { hardeningPlugin } from './http/hardening'
+import { docsRoutes } from './discovery/routes/docs'
+import { indexRoutes } from './discovery/routes/index'
 import { mcpRoutes } from './mcp/routes'
+import { auditRoutes } from './audit/routes'
+import { paymentRoutes } from './payments/routes'
+import { documentRoutes } from './discovery/routes/documents'
+import { descriptionRoutes } from './discovery/routes/descriptions'
 import { API_VERSION } from './version'
-import { creditRoutes } from './payments/routes/credits'
-import { mintRoutes } from './payments/routes/mint'
-import { checkoutRoutes } from './payments/routes/checkout'
-import { paddleRoutes } from './payments/routes/paddle'
-import { x402DeclarationRoutes } from './payments/routes/declaration'
 
 export { API_VERSION }
 
 export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string }[] = () => []
   const app = new Elysia({ name: 'openbell' })
-    .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes() }))
+    .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
     .use(corsPlugin())
+    .use(hardeningPlugin())
     .use(
       swagger({
+        // Its own page loads scripts from a CDN; ours (docsRoutes, registered later, wins) works offline.
         path: '/docs',
         specPath: '/openapi.json',
         exclude: ['/docs', '/openapi.json'],
@@ -80,17 +79,13 @@ export function buildApp(deps: AppDeps) {
     .use(marketDiscoveryRoutes(deps))
     .use(overrideRoutes(deps))
     .use(witnessRoutes(deps))
-    .use(archiveRoutes(deps))
-    .use(receiptListRoutes(deps))
-    .use(digestRoutes(deps))
-    .use(chainRoutes(deps))
-    .use(proofRoutes(deps))
+    .use(auditRoutes(deps))
+    .use(docsRoutes())
+    .use(indexRoutes(deps))
     .use(mcpRoutes(deps))
-    .use(creditRoutes(deps))
-    .use(mintRoutes(deps))
-    .use(checkoutRoutes(deps))
-    .use(paddleRoutes(deps))
-    .use(x402DeclarationRoutes(deps))
+    .use(documentRoutes(deps))
+    .use(descriptionRoutes(deps, () => routes()))
+    .use(paymentRoutes(deps))
   routes = () => app.routes
   return app
 }

@@ -23,12 +23,15 @@ interface VariableSpec {
   schema: TSchema
 }
 
+// An IP literal (v4, or v6 with colons) or a host name of letters, digits, hyphens and dots.
+const HOST_PATTERN = '^([0-9A-Fa-f:.]+|[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)$'
+
 const isoInstant = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?Z$' })
 
 export const CONFIG_VARIABLES = {
   PORT: { kind: 'integer', default: '8080', doc: 'TCP port to listen on', schema: Type.Integer({ minimum: 1, maximum: 65535 }) },
-  HOST: { kind: 'string', default: '0.0.0.0', doc: 'address to bind', schema: Type.String({ minLength: 1 }) },
-  DATA_DIR: { kind: 'string', default: './data', doc: 'directory for the database and the generated signing key', schema: Type.String({ minLength: 1 }) },
+  HOST: { kind: 'string', default: '0.0.0.0', doc: 'address to bind: an IP address or a host name that resolves (checked at start)', schema: Type.String({ pattern: HOST_PATTERN }) },
+  DATA_DIR: { kind: 'string', doc: 'directory for the database and the generated signing key (created 0700); default `data/` beside the binary (from source: beside `src/`). The CLI resolves it the same way', schema: Type.String({ minLength: 1 }) },
   DATABASE_PATH: { kind: 'string', doc: 'SQLite file (WAL mode); default `<DATA_DIR>/openbell.sqlite`', schema: Type.String({ minLength: 1 }) },
   SIGNING_KEY: { kind: 'string', doc: 'Ed25519 private seed, 64 hex characters; exclusive with SIGNING_KEY_FILE', schema: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }) },
   SIGNING_KEY_FILE: { kind: 'string', doc: 'file holding the hex seed; when set and unreadable the signer is offline (never regenerated). Default: `<DATA_DIR>/signing-key.hex`, generated on first start', schema: Type.String({ minLength: 1 }) },
@@ -36,10 +39,10 @@ export const CONFIG_VARIABLES = {
   KEY_VALID_FROM: { kind: 'string', doc: 'ISO instant the key became valid; default: when it was generated', schema: isoInstant },
   KEY_VALID_UNTIL: { kind: 'string', doc: 'ISO instant of a scheduled rotation; default none (null)', schema: isoInstant },
   ISSUER: { kind: 'string', default: 'localhost', doc: 'bare domain of this service, signed into receipts ({issuer}/v5/keys holds the key)', schema: Type.String({ pattern: '^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$' }) },
-  PUBLIC_BASE_URL: { kind: 'string', doc: 'absolute base URL used in links (jwks_uri, docs); default `https://<ISSUER>` (http for localhost)', schema: Type.String({ pattern: '^https?://[^/]+$' }) },
+  PUBLIC_BASE_URL: { kind: 'string', doc: 'absolute base URL used in links (jwks_uri, docs); default `https://<ISSUER>`; for ISSUER localhost, `http://` with the host and port the service listens on', schema: Type.String({ pattern: '^https?://[^/]+$' }) },
   ADMIN_KEY: { kind: 'string', doc: 'master key for operator endpoints (X-Oracle-Key); unset = operator endpoints refuse every request', schema: Type.String({ minLength: 24 }) },
   SCHEDULES_DIR: { kind: 'string', doc: 'calendar directory; default `schedules/` next to the binary, else in the working directory', schema: Type.String({ minLength: 1 }) },
-  CLIENT_IP_HEADER: { kind: 'string', default: 'cf-connecting-ip', doc: 'the only header a client address is read from (IPv6 folded to /64, missing = `none`); empty = the TCP peer address', schema: Type.String({ pattern: '^[A-Za-z0-9-]*$' }) },
+  CLIENT_IP_HEADER: { kind: 'string', default: '', doc: 'empty (default) = the TCP peer address; behind a proxy, the only header the client address is read from (`cf-connecting-ip` behind Cloudflare). A missing or non-IP header value falls back to the peer', schema: Type.String({ pattern: '^[A-Za-z0-9-]*$' }) },
   HALT_FEED_URL: { kind: 'string', default: 'https://www.nasdaqtrader.com/rss.aspx?feed=tradehalts', doc: 'real-time halt feed for XNYS/XNAS (Nasdaq Trader trade-halts RSS, or a JSON market-status URL); `off` disables halt detection', schema: Type.String({ pattern: '^(https?://.+|off)$' }) },
   HALT_FEED_FORMAT: { kind: 'string', default: 'rss', doc: '`rss` (Nasdaq Trader trade halts) or `json` (`{"exchanges":{"nyse":"open"|"closed"|"halted",…}}`)', schema: Type.Union([Type.Literal('rss'), Type.Literal('json')]) },
   HALT_FEED_INTERVAL: { kind: 'integer', default: '30', doc: 'seconds between halt-feed polls while XNYS or XNAS is in session', schema: Type.Integer({ minimum: 5, maximum: 3600 }) },
@@ -70,7 +73,12 @@ export const CONFIG_VARIABLES = {
   WITNESS_PRICING_URL: { kind: 'string', doc: 'pricing page named in `upgrade.pricing`; default `<PUBLIC_BASE_URL>/pricing`', schema: Type.String({ pattern: '^https?://' }) },
   RECEIPT_RETENTION_DAYS: { kind: 'integer', default: '35', doc: 'days full signed receipt bodies are kept in the audit log (at least 31, the archive window); ids, sealed digests and proofs are kept for good', schema: Type.Integer({ minimum: 31, maximum: 36500 }) },
   MCP_ANON_DAILY_LIMIT: { kind: 'integer', default: '10', doc: 'signed receipts per client address and UTC day from the tool endpoint without a bearer token (0 = none)', schema: Type.Integer({ minimum: 0 }) },
+  SECURITY_CONTACT: { kind: 'string', doc: 'RFC 9116 contact for /.well-known/security.txt (`mailto:` or `https:` URI); unset = that file answers 404 and the start logs a warning', schema: Type.String({ pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://\\S+)$' }) },
+  SHOWCASE_FILE: { kind: 'string', doc: 'JSON file of /v5/showcase entries (an array of objects), editable by the operator; default `showcase.json` in DATA_DIR (missing = empty)', schema: Type.String({ minLength: 1 }) },
+  SHOWCASE_SUBMIT_URL: { kind: 'string', doc: '`submit_url` of /v5/showcase (where integrations are submitted); unset = null', schema: Type.String({ pattern: '^(https?://|mailto:)' }) },
   LOG_LEVEL: { kind: 'string', default: 'info', doc: 'debug, info, warn or error', schema: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]) },
+  REUSE_PORT: { kind: 'string', default: 'false', doc: '`true` lets several processes listen on one port (SO_REUSEPORT); they must share one DATA_DIR and key. Default: a port in use stops the start', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
+  BODY_TIMEOUT_MS: { kind: 'integer', default: '10000', doc: 'milliseconds a request body may take to arrive; a slower upload gets 408', schema: Type.Integer({ minimum: 100, maximum: 600000 }) },
 } satisfies Record<string, VariableSpec>
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES
@@ -102,8 +110,12 @@ export interface Config {
   clientIpHeader: string | null
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   receiptRetentionDays: number
+  reusePort: boolean
+  bodyTimeoutMs: number
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
   mcp: { anonymousDailyLimit: number }
+  securityContact: string | null
+  showcase: { file: string; submitUrl: string | null }
   x402: { payTo: string | null; network: string; asset: string; assetName: string; assetVersion: string; statusPrice: string; batchPrice: string; chainRpcUrl: string | null; facilitatorUrl: string | null; maxTxAgeSeconds: number }
   paddle: { webhookSecrets: string[]; apiKey: string | null; apiUrl: string; prices: Partial<Record<PaddleProduct, string>> }
   witness: { anonymousDailyCap: number; maxRows: number; maxBytes: number; plan90dUsd: string; plan1yUsd: string; checkoutUrl: string; pricingUrl: string }
@@ -126,9 +138,27 @@ function readVariable(env: Env, name: ConfigVariable): unknown {
     const first = [...Value.Errors(spec.schema, value)][0]
     // The raw value is not echoed for secrets.
     const shown = name === 'SIGNING_KEY' || name === 'ADMIN_KEY' || name === 'PADDLE_WEBHOOK_SECRET' || name === 'PADDLE_API_KEY' ? '(value hidden)' : JSON.stringify(raw)
-    throw new ConfigError(name, `${first?.message ?? 'invalid value'} (got ${shown})`)
+    const choices = allowedValues(spec.schema)
+    throw new ConfigError(name, `${choices ? `must be one of ${choices.join(', ')}` : (first?.message ?? 'invalid value')} (got ${shown})`)
   }
   return value
+}
+
+/** The values of a union of literals (LOG_LEVEL, HALT_FEED_FORMAT…), to list them in the error. */
+function allowedValues(schema: TSchema): string[] | null {
+  const members = (schema as { anyOf?: { const?: unknown }[] }).anyOf
+  if (!members?.length || !members.every((member) => typeof member.const === 'string')) return null
+  return members.map((member) => member.const as string)
+}
+
+/**
+ * Where the program lives: the directory of a compiled binary, or the project root when run
+ * from source (`bun src/main.ts`), so that the service and the CLI find the same files
+ * whatever the working directory is.
+ */
+export function programDir(): string {
+  const compiled = import.meta.path.startsWith('/$bunfs/') || /^[A-Z]:\\~BUN\\/.test(import.meta.path)
+  return compiled ? dirname(process.execPath) : resolve(import.meta.dir, '..')
 }
 
 /** Where the schedules live when SCHEDULES_DIR is unset: next to a compiled binary, else the working directory. */
@@ -139,7 +169,7 @@ function defaultSchedulesDir(): string {
 
 export function loadConfig(env: Env = process.env): Config {
   const get = <T>(name: ConfigVariable) => readVariable(env, name) as T
-  const dataDir = resolve(get<string>('DATA_DIR'))
+  const dataDir = resolve(get<string | undefined>('DATA_DIR') ?? join(programDir(), 'data'))
   const signingKey = get<string | undefined>('SIGNING_KEY')
   const signingKeyFile = get<string | undefined>('SIGNING_KEY_FILE')
   if (signingKey && signingKeyFile) throw new ConfigError('SIGNING_KEY', 'set either SIGNING_KEY or SIGNING_KEY_FILE, not both')
@@ -152,10 +182,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (validFrom && validUntil && Date.parse(validFrom) >= Date.parse(validUntil)) throw new ConfigError('KEY_VALID_UNTIL', 'must be after KEY_VALID_FROM')
   const localIssuer = /^(localhost|127\.0\.0\.1)(:\d+)?$/.test(issuer)
   const clientIpHeader = get<string>('CLIENT_IP_HEADER')
-  const publicBaseUrl = get<string | undefined>('PUBLIC_BASE_URL') ?? `${localIssuer ? 'http' : 'https'}://${issuer}`
+  const port = get<number>('PORT')
+  const host = get<string>('HOST')
+  const publicBaseUrl = get<string | undefined>('PUBLIC_BASE_URL') ?? (localIssuer && !issuer.includes(':') ? listeningBaseUrl(host, port) : `${localIssuer ? 'http' : 'https'}://${issuer}`)
   return {
-    port: get<number>('PORT'),
-    host: get<string>('HOST'),
+    port,
+    host,
     dataDir,
     databasePath: resolve(get<string | undefined>('DATABASE_PATH') ?? join(dataDir, 'openbell.sqlite')),
     signingKey: signingKey?.toLowerCase() ?? null,
@@ -170,12 +202,16 @@ export function loadConfig(env: Env = process.env): Config {
     clientIpHeader: clientIpHeader === '' ? null : clientIpHeader.toLowerCase(),
     logLevel: get<Config['logLevel']>('LOG_LEVEL'),
     receiptRetentionDays: get<number>('RECEIPT_RETENTION_DAYS'),
+    reusePort: get<string>('REUSE_PORT') === 'true',
+    bodyTimeoutMs: get<number>('BODY_TIMEOUT_MS'),
     haltFeed: {
       url: get<string>('HALT_FEED_URL') === 'off' ? null : get<string>('HALT_FEED_URL'),
       format: get<'rss' | 'json'>('HALT_FEED_FORMAT'),
       intervalMs: get<number>('HALT_FEED_INTERVAL') * 1000,
     },
     mcp: { anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT') },
+    securityContact: get<string | undefined>('SECURITY_CONTACT') ?? null,
+    showcase: { file: resolve(get<string | undefined>('SHOWCASE_FILE') ?? join(dataDir, 'showcase.json')), submitUrl: get<string | undefined>('SHOWCASE_SUBMIT_URL') ?? null },
     witness: {
       anonymousDailyCap: get<number>('WITNESS_ANON_DAILY_CAP'),
       maxRows: get<number>('WITNESS_MAX_ROWS'),
@@ -209,4 +245,10 @@ export function loadConfig(env: Env = process.env): Config {
       ),
     },
   }
+}
+
+/** The URL the service answers on locally: a wildcard bind is reached as localhost. */
+export function listeningBaseUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  return `http://${name}:${port}`
 }

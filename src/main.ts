@@ -19,6 +19,10 @@ import { OverrideService } from './market/overrides/service'
 import { sqliteOverrideStore } from './market/overrides/store'
 import { runOverridesCommand } from './cli/overrides'
 import type { Database } from 'bun:sqlite'
+import { checkHost, ListenError, listenOptions, listenOrFail, probePort } from './http/listen'
+import { openCliDatabase, takeInitFlag } from './cli/database'
+import { runBackupCommand } from './cli/backup'
+import { USAGE } from './cli/usage'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
 process.env.TZ = 'UTC'
@@ -53,6 +57,16 @@ function overrideService(db: Database, log: Logger): OverrideService {
 
 async function serve(): Promise<void> {
   const config = configOrExit()
+  await checkHost(config.host).catch((error: ConfigError) => {
+    console.error(`configuration error: ${error.message}`)
+    process.exit(2)
+  })
+  try {
+    probePort(config)
+  } catch (error) {
+    console.error(`cannot start: ${(error as Error).message}`)
+    process.exit(2)
+  }
   const log = createLogger(config.logLevel)
   const db = openStore(config, log)
   const signer = loadSigner(config, new Date(systemClock.now()), log)
@@ -60,6 +74,7 @@ async function serve(): Promise<void> {
   calendars.reload('boot')
   const deps = sqliteDeps({ config, clock: systemClock, log, signer, calendars, db })
   const stopCalendarJobs = startCalendarJobs(deps)
+  if (!config.securityContact) log.warn('no SECURITY_CONTACT configured: /.well-known/security.txt answers 404 (a security.txt without Contact is invalid)')
   const stopHaltMonitor = deps.halts.start()
   const stopAudit = deps.audit.start()
   const stopSealer = deps.auditTrail.sealer.start()
@@ -67,8 +82,16 @@ async function serve(): Promise<void> {
   const stopMcpUsage = deps.mcpUsage.start()
   const stopMcpAllowance = deps.mcpAllowance.start()
   deps.healthExtras.push(() => ({ halt_monitor: deps.halts.status() }))
-  const app = buildApp(deps).listen({ port: config.port, hostname: config.host })
-  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir })
+  let app: ReturnType<typeof buildApp>
+  try {
+    app = listenOrFail(() => buildApp(deps).listen(listenOptions(config)), config)
+  } catch (error) {
+    if (!(error instanceof ListenError)) throw error
+    console.error(`cannot start: ${error.message}`)
+    process.exit(2)
+  }
+  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, base_url: config.publicBaseUrl, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir, data_dir: config.dataDir, reuse_port: config.reusePort })
+  log.info('client address source', config.clientIpHeader ? { source: 'header', header: config.clientIpHeader, note: 'only correct behind a proxy that sets this header and hides the origin' } : { source: 'tcp_peer', note: 'behind a proxy set CLIENT_IP_HEADER to its client-address header' })
 
   let stopping = false
   const shutdown = async (signal: string) => {
@@ -94,25 +117,29 @@ async function serve(): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE)
+    process.exit(0)
+  }
   if (command === undefined || command === 'serve') return serve()
   if (command === 'calendars') process.exit(runCalendarsCommand(rest, configOrExit().schedulesDir))
-  if (command === 'keys') {
-    const config = configOrExit()
-    const db = openStore(config, createLogger('warn'))
-    const code = await runKeysCommand(rest, sqliteAccountStore(db), new Date(), (line) => console.log(line))
-    db.close()
-    process.exit(code)
-  }
-  if (command === 'overrides') {
+  if (command === 'keys' || command === 'overrides' || command === 'backup') {
     const config = configOrExit()
     const log = createLogger('warn')
-    const db = openStore(config, log)
-    const code = await runOverridesCommand(rest, overrideService(db, log), systemClock.now(), (line) => console.log(line))
+    const { args, init } = takeInitFlag(rest)
+    const out = (line: string) => console.log(line)
+    const opened = openCliDatabase(config, init, (path) => openStore({ ...config, databasePath: path }, log), (line) => console.error(line))
+    if (!opened.ok) process.exit(opened.code)
+    const db = opened.db
+    const code =
+      command === 'keys' ? await runKeysCommand(args, sqliteAccountStore(db), new Date(), out)
+      : command === 'overrides' ? await runOverridesCommand(args, overrideService(db, log), systemClock.now(), out)
+      : runBackupCommand(args, db, out)
     db.close()
     process.exit(code)
   }
   if (command === 'healthcheck') process.exit(await runHealthcheck(configOrExit().port))
-  console.error('usage: openbell [serve] | keys … | overrides … | calendars check [dir] | healthcheck')
+  console.error(USAGE)
   process.exit(2)
 }
 

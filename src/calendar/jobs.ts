@@ -2,6 +2,7 @@
 // alarm, whose warnings also appear in /v5/health.
 import type { AppDeps } from '../deps'
 import { calendarWarnings } from './horizon'
+import { reloadWarnings } from './reload-warnings'
 import { watchDirectory } from './watch'
 import { DAY_MS } from './zone'
 
@@ -12,7 +13,8 @@ export function startCalendarJobs(deps: Pick<AppDeps, 'calendars' | 'log' | 'clo
     for (const warning of calendarWarnings(calendars.snapshot(), clock.now())) log.warn('calendar horizon', { ...warning })
   }
   deps.healthExtras.push(() => {
-    const warnings = calendarWarnings(calendars.snapshot(), clock.now())
+    const snapshot = calendars.snapshot()
+    const warnings = [...calendarWarnings(snapshot, clock.now()), ...reloadWarnings(snapshot)]
     return warnings.length ? { calendar_warnings: warnings } : {}
   })
   horizonAlarm()

@@ -17,6 +17,15 @@ export type CalendarEntry =
 export interface CalendarSnapshot {
   generation: number
   entries: ReadonlyMap<string, CalendarEntry>
+  /** Files on disk that the last reload refused while an earlier version stays in force (until fixed). */
+  rejected?: ReadonlyMap<string, RejectedFile>
+}
+
+export interface RejectedFile {
+  mic: string
+  path: string
+  problems: ValidationProblem[]
+  in_force: string
 }
 
 export type ReloadOutcome = 'loaded' | 'unchanged' | 'rejected' | 'missing' | 'ignored'
@@ -69,6 +78,7 @@ export class CalendarRegistry {
       this.log.error('cannot read the schedules directory; keeping the calendars in force', { dir: this.dir, error: (error as Error).message })
     }
     const byMic = new Map(files.map((file) => [file.mic, file.path]))
+    const rejected = new Map<string, RejectedFile>()
 
     for (const { mic } of files) {
       if (!isSupportedMic(mic)) results.push({ mic, outcome: 'ignored', data_version: null, warning: 'not a supported MIC' })
@@ -110,6 +120,7 @@ export class CalendarRegistry {
         }
       }
       if (!compiled) {
+        if (kept) rejected.set(mic, { mic, path, problems, in_force: kept.calendar.dataVersion })
         next.set(mic, kept ?? { state: 'invalid', mic, path, problems })
         results.push({ mic, outcome: 'rejected', data_version: kept?.calendar.dataVersion ?? null, previous_data_version: kept?.calendar.dataVersion ?? null, problems })
         continue
@@ -117,10 +128,11 @@ export class CalendarRegistry {
       next.set(mic, { state: 'loaded', mic, calendar: compiled, path, contentHash, loadedAt: new Date(this.clock.now()).toISOString() })
       const result: ReloadResult = { mic, outcome: 'loaded', data_version: compiled.dataVersion, previous_data_version: kept?.calendar.dataVersion ?? null }
       if (kept && kept.calendar.dataVersion === compiled.dataVersion) result.warning = 'content changed but data_version was not bumped'
+      else if (kept && compareDataVersions(compiled.dataVersion, kept.calendar.dataVersion) < 0) result.warning = `data_version went down from ${kept.calendar.dataVersion} to ${compiled.dataVersion}; an older file replaced a newer one`
       results.push(result)
     }
 
-    this.current = { generation: previous.generation + 1, entries: next }
+    this.current = { generation: previous.generation + 1, entries: next, rejected }
     const report: ReloadReport = { trigger, generation: this.current.generation, ok: results.every((r) => r.outcome === 'loaded' || r.outcome === 'unchanged'), results }
     this.logReport(report)
     return report
@@ -128,7 +140,7 @@ export class CalendarRegistry {
 
   private logReport(report: ReloadReport): void {
     for (const result of report.results) {
-      if (result.outcome === 'loaded') this.log.info('calendar loaded', { trigger: report.trigger, mic: result.mic, data_version: result.data_version, previous: result.previous_data_version ?? null, ...(result.warning ? { warning: result.warning } : {}) })
+      if (result.outcome === 'loaded') this.log[result.warning ? 'warn' : 'info']('calendar loaded', { trigger: report.trigger, mic: result.mic, data_version: result.data_version, previous: result.previous_data_version ?? null, ...(result.warning ? { warning: result.warning } : {}) })
       else if (result.outcome === 'rejected' || result.outcome === 'missing') {
         for (const problem of result.problems ?? []) {
           this.log.error('calendar rejected', { trigger: report.trigger, mic: result.mic, file: `${result.mic}.json`, json_path: problem.path, reason: problem.reason, in_force: result.data_version ?? 'none (answers UNKNOWN)' })
@@ -136,4 +148,15 @@ export class CalendarRegistry {
       } else if (result.outcome === 'ignored') this.log.warn('schedule file ignored', { mic: result.mic, reason: result.warning })
     }
   }
+}
+
+/** Orders data_version strings `YYYY.M.N` numerically, part by part. */
+export function compareDataVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number)
+  const pb = b.split('.').map(Number)
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const diff = (pa[i] ?? 0) - (pb[i] ?? 0)
+    if (diff) return diff
+  }
+  return 0
 }

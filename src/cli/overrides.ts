@@ -3,12 +3,14 @@
 import { parseArgs } from 'node:util'
 import { userInfo } from 'node:os'
 import { ApiError } from '../http/errors'
+import { asciiMic } from '../calendar/mic-param'
 import type { OverrideService } from '../market/overrides/service'
 
 const USAGE = `usage:
-  openbell overrides set <MIC> <OPEN|CLOSED|HALTED|UNKNOWN> --reason "…" (--for 2h | --until <ISO date-time>)
-  openbell overrides clear <MIC>
-  openbell overrides list`
+  openbell overrides set <MIC> <OPEN|CLOSED|HALTED|UNKNOWN> --reason "…" (--for 2h | --until <ISO date-time>) [--actor NAME]
+  openbell overrides clear <MIC> [--actor NAME]
+  openbell overrides list
+--actor defaults to the OS user (SUDO_USER, USER or LOGNAME, else the account name); it is recorded as cli:<actor>.`
 
 /** "90m", "2h", "3d" → milliseconds. */
 export function parseDuration(text: string): number | null {
@@ -17,12 +19,24 @@ export function parseDuration(text: string): number | null {
   return Number(match[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'm' | 'h' | 'd']
 }
 
-function actor(): string {
-  try {
-    return `cli:${userInfo().username}`
-  } catch {
-    return 'cli'
+const ACTOR = /^[A-Za-z0-9_.@-]{1,64}$/
+
+/** Who runs the command: --actor, else the OS user (the one behind sudo first); never a guess. */
+export function cliActor(given: string | undefined, env: Record<string, string | undefined> = process.env): string {
+  if (given !== undefined) {
+    if (!ACTOR.test(given)) throw new Error('--actor takes 1 to 64 letters, digits, _ . @ or -')
+    return `cli:${given}`
   }
+  let name = env.SUDO_USER || env.USER || env.LOGNAME
+  if (!name) {
+    try {
+      name = userInfo().username
+    } catch {
+      // No passwd entry (a container running as an arbitrary uid).
+    }
+  }
+  if (!name || !ACTOR.test(name)) throw new Error('cannot tell who you are from the environment; give --actor NAME')
+  return `cli:${name}`
 }
 
 export async function runOverridesCommand(args: string[], overrides: OverrideService, now: number, out: (line: string) => void): Promise<number> {
@@ -35,13 +49,14 @@ export async function runOverridesCommand(args: string[], overrides: OverrideSer
       return 0
     }
     if (sub === 'clear') {
-      const mic = rest[0]?.toUpperCase()
+      const { values, positionals } = parseArgs({ args: rest, options: { actor: { type: 'string' } }, allowPositionals: true, strict: true })
+      const mic = positionals[0] === undefined ? undefined : (asciiMic(positionals[0]) ?? positionals[0])
       if (!mic) throw new Error('give the MIC')
-      out((await overrides.clear(mic, actor())) ? `override on ${mic} cleared` : `no override on ${mic}`)
+      out((await overrides.clear(mic, cliActor(values.actor))) ? `override on ${mic} cleared` : `no override on ${mic}`)
       return 0
     }
     if (sub === 'set') {
-      const { values, positionals } = parseArgs({ args: rest, options: { reason: { type: 'string' }, for: { type: 'string' }, until: { type: 'string' } }, allowPositionals: true, strict: true })
+      const { values, positionals } = parseArgs({ args: rest, options: { reason: { type: 'string' }, for: { type: 'string' }, until: { type: 'string' }, actor: { type: 'string' } }, allowPositionals: true, strict: true })
       const [mic, status] = positionals
       if (values.for && values.until) throw new Error('give --for or --until, not both')
       let expiresAt = values.until
@@ -50,7 +65,7 @@ export async function runOverridesCommand(args: string[], overrides: OverrideSer
         if (ms === null) throw new Error('--for takes a duration such as 90m, 2h or 3d')
         expiresAt = new Date(now + ms).toISOString()
       }
-      const row = await overrides.set({ mic: mic?.toUpperCase(), status: status?.toUpperCase(), reason: values.reason, expires_at: expiresAt }, actor())
+      const row = await overrides.set({ mic: mic === undefined ? undefined : (asciiMic(mic) ?? mic), status: status?.toUpperCase(), reason: values.reason, expires_at: expiresAt }, cliActor(values.actor))
       out(`${row.mic} is ${row.status} (OVERRIDE) until ${row.expires_at}: ${row.reason}`)
       return 0
     }

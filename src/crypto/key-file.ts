@@ -77,7 +77,7 @@ export function loadSigner(config: Config, now: Date, log: Logger): Signer {
       const seed = new Uint8Array(randomBytes(32))
       const created = now.toISOString()
       try {
-        mkdirSync(config.dataDir, { recursive: true })
+        mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
         // 'wx': never overwrite a key another process wrote in the meantime.
         writeFileSync(keyPath, Buffer.from(seed).toString('hex') + '\n', { mode: 0o600, flag: 'wx' })
       } catch (error) {

@@ -5,6 +5,7 @@ import type { Logger } from '../log'
 import type { Clock } from '../clock'
 import { ApiError, jsonResponse } from './errors'
 import { classOfKey } from '../accounts/plans'
+import { isAdminKey } from './auth'
 
 interface RouteInfo {
   method: string
@@ -38,7 +39,7 @@ function errorStatus(code: unknown, error: unknown): { status: number; body: Rec
   }
 }
 
-export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => readonly RouteInfo[] }) {
+export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => readonly RouteInfo[]; adminKey?: string | null }) {
   const started = new WeakMap<Request, number>()
   return new Elysia({ name: 'openbell-http' })
     .onRequest(({ request }) => {
@@ -58,6 +59,13 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
         set.status = 404
         return jsonResponse({ error: 'NOT_FOUND', message: 'no such endpoint' }, 404)
       }
+      // The client went away while its body was being read (a stalled upload hit the idle
+      // timeout, or the client hung up): its problem, not a fault of the service.
+      if (error instanceof Error && error.name === 'AbortError') {
+        deps.log.warn('request aborted by the client or the idle timeout', { path })
+        set.status = 408
+        return jsonResponse({ error: 'REQUEST_TIMEOUT', message: 'the connection closed before the request was read' }, 408)
+      }
       const { status, body } = errorStatus(code, error)
       if (status >= 500) deps.log.error('unhandled error', { path, error: error instanceof Error ? error.message : String(error) })
       set.status = status
@@ -74,7 +82,7 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
         status,
         ms: start === undefined ? null : Math.round((performance.now() - start) * 100) / 100,
         // Only the key's class is logged, never any of its secret part.
-        ...(key ? { key_class: classOfKey(key) ?? 'unrecognised' } : {}),
+        ...(key ? { key_class: classOfKey(key) ?? (isAdminKey(deps.adminKey ?? null, key) ? 'admin' : 'unrecognised') } : {}),
       })
     })
 }

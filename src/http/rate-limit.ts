@@ -1,5 +1,6 @@
-// Fixed one-minute windows per key (client address, account). Best effort by design: counts
-// live in memory, and any limiter fault admits the request (fail open) rather than blocking it.
+// Fixed one-minute windows per key (client address, account). Counts live in memory; the
+// table is bounded, and when it is full the oldest key is evicted, so a flood of new keys never
+// turns limiting off. Only a fault inside the limiter admits a request (witness spec: fail open).
 
 export interface RateDecision {
   allowed: boolean
@@ -11,7 +12,7 @@ export interface RateDecision {
   retryAfterSeconds: number
 }
 
-const MAX_KEYS_PER_WINDOW = 200_000
+export const MAX_KEYS_PER_WINDOW = 200_000
 
 export class RateLimiter {
   private window = -1
@@ -20,6 +21,7 @@ export class RateLimiter {
   constructor(
     readonly limit: number,
     private readonly windowMs = 60_000,
+    private readonly maxKeys = MAX_KEYS_PER_WINDOW,
   ) {}
 
   /** Counts one request for `key` at `now`. */
@@ -32,11 +34,16 @@ export class RateLimiter {
         this.window = window
         this.counts = new Map()
       }
-      if (this.counts.size >= MAX_KEYS_PER_WINDOW && !this.counts.has(key)) throw new Error('limiter table full')
-      const count = (this.counts.get(key) ?? 0) + 1
+      const previous = this.counts.get(key)
+      if (previous === undefined && this.counts.size >= this.maxKeys) {
+        // A Map iterates in insertion order: the first key is the oldest in this window.
+        this.counts.delete(this.counts.keys().next().value!)
+      }
+      const count = (previous ?? 0) + 1
       this.counts.set(key, count)
       return { allowed: count <= this.limit, limit: this.limit, remaining: Math.max(0, this.limit - count), resetAt, retryAfterSeconds }
     } catch {
+      // Only a fault in the limiter itself admits (witness spec: fails open on a limiter error).
       return { allowed: true, limit: this.limit, remaining: this.limit, resetAt, retryAfterSeconds }
     }
   }

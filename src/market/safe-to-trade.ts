@@ -4,6 +4,7 @@ import type { Signer } from '../crypto/signer'
 import { ApiError } from '../http/errors'
 import { RECEIPT_SCHEMA_VERSION, receiptWindow } from '../crypto/receipt-fields'
 import { isSupportedMic, DEFAULT_MIC, SUPPORTED_MICS, type Mic } from '../calendar/mics'
+import { asciiMic } from '../calendar/mic-param'
 import type { Resolution } from './resolve'
 
 export const REASON_CODES = ['VENUE_NOT_OPEN', 'VENUE_REALTIME_HALT', 'VENUE_OVERRIDE_ACTIVE', 'VENUE_TIER2_UNKNOWN', 'CROSS_VENUE_SCAN_UNAVAILABLE'] as const
@@ -26,8 +27,8 @@ export interface SafeToTradeInput {
 export function parseSampleQuery(query: SampleQuery): SafeToTradeInput {
   let venue: Mic = DEFAULT_MIC
   if (query.venue !== undefined && query.venue !== '') {
-    const upper = query.venue.trim().toUpperCase()
-    if (!isSupportedMic(upper)) throw new ApiError(400, 'UNKNOWN_VENUE', `${JSON.stringify(query.venue.slice(0, 32))} is not a supported venue`, { supported: [...SUPPORTED_MICS] })
+    const upper = asciiMic(query.venue)
+    if (upper === null || !isSupportedMic(upper)) throw new ApiError(400, 'UNKNOWN_VENUE', `${JSON.stringify(query.venue.slice(0, 32))} is not a supported venue`, { supported: [...SUPPORTED_MICS] })
     venue = upper
   }
   if (query.max_age === undefined || query.max_age === '') throw new ApiError(400, 'MAX_AGE_REQUIRED', 'max_age (integer seconds, 1 to 60) is required')

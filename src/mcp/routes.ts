@@ -3,6 +3,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../deps'
 import { jsonResponse } from '../http/errors'
+import { BodyError, readBody } from '../http/body'
 import { responses } from '../http/openapi'
 import { clientAddress } from '../http/client-address'
 import { API_VERSION } from '../version'
@@ -39,10 +40,17 @@ export function mcpRoutes(deps: AppDeps) {
         if (version !== null && !isSupportedVersion(version)) {
           return rpcError(400, JSONRPC_ERRORS.INVALID_REQUEST, `unsupported MCP-Protocol-Version ${JSON.stringify(version.slice(0, 32))}`)
         }
-        const declared = Number(request.headers.get('content-length') ?? '0')
-        if (declared > MCP_MAX_BODY_BYTES) return rpcError(413, JSONRPC_ERRORS.INVALID_REQUEST, `request body is limited to ${MCP_MAX_BODY_BYTES} bytes`)
-        const text = await request.text()
-        if (Buffer.byteLength(text) > MCP_MAX_BODY_BYTES) return rpcError(413, JSONRPC_ERRORS.INVALID_REQUEST, `request body is limited to ${MCP_MAX_BODY_BYTES} bytes`)
+        // Content-Length first, then counted while reading; a stalled body gets 408 (http/body.ts).
+        let text: string
+        try {
+          text = new TextDecoder().decode(await readBody(request, { limit: MCP_MAX_BODY_BYTES, timeoutMs: deps.config.bodyTimeoutMs }))
+        } catch (error) {
+          if (!(error instanceof BodyError)) throw error
+          if (error.failure === 'timeout') deps.log.warn('request body timed out', { path: '/mcp', timeout_ms: deps.config.bodyTimeoutMs })
+          return error.failure === 'too_large'
+            ? rpcError(413, JSONRPC_ERRORS.INVALID_REQUEST, `request body is limited to ${MCP_MAX_BODY_BYTES} bytes`)
+            : rpcError(408, JSONRPC_ERRORS.INVALID_REQUEST, 'the request body did not arrive in time')
+        }
         let body: unknown
         try {
           body = JSON.parse(text)

@@ -1,12 +1,16 @@
 // Opening the SQLite database with the pragmas every domain relies on.
 import { Database } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 
 export const BUSY_TIMEOUT_MS = 5000
 
+/** Database files hold account and payment data: owner-only, like the signing key. */
+export const DATA_DIR_MODE = 0o700
+export const DATA_FILE_MODE = 0o600
+
 export function openDatabase(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (path !== ':memory:') ownerOnlyFile(path)
   const db = new Database(path, { create: true, strict: true })
   db.run('PRAGMA journal_mode = WAL')
   db.run('PRAGMA synchronous = NORMAL')
@@ -17,4 +21,21 @@ export function openDatabase(path: string): Database {
 
 export function journalMode(db: Database): string {
   return (db.query('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode
+}
+
+/**
+ * Creates the directory (0700) and the database file (0600) before SQLite opens it; SQLite
+ * gives the -wal and -shm files the database file's mode. Files left 0644 by an older version
+ * are tightened.
+ */
+function ownerOnlyFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: DATA_DIR_MODE })
+  if (!existsSync(path)) closeSync(openSync(path, 'a', DATA_FILE_MODE))
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if (statSync(file).mode & 0o077) chmodSync(file, DATA_FILE_MODE)
+    } catch {
+      // Absent (no WAL yet) or not ours to change: SQLite reports real problems on open.
+    }
+  }
 }

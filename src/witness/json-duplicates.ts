@@ -3,6 +3,12 @@
 // Assumes the text already parsed with JSON.parse (so it is well-formed).
 
 export function hasDuplicateMember(text: string): boolean {
+  return firstDuplicateMember(text) !== null
+}
+
+/** The first member name repeated within one object, or null (same walk as hasDuplicateMember). */
+export function firstDuplicateMember(text: string): string | null {
+  let duplicate: string | null = null
   let i = 0
   const skipSpace = () => {
     while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++
@@ -28,7 +34,10 @@ export function hasDuplicateMember(text: string): boolean {
       for (;;) {
         skipSpace()
         const name = readString()
-        if (seen.has(name)) return true
+        if (seen.has(name)) {
+          duplicate = name
+          return true
+        }
         seen.add(name)
         skipSpace()
         i++ // colon
@@ -57,5 +66,6 @@ export function hasDuplicateMember(text: string): boolean {
     while (i < text.length && !',}] \n\r\t'.includes(text[i]!)) i++
     return false
   }
-  return value()
+  value()
+  return duplicate
 }

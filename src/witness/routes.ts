@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps'
 import { ApiError } from '../http/errors'
 import { jsonBody, responses } from '../http/openapi'
 import { clientAddress } from '../http/client-address'
+import { BodyError, readBody } from '../http/body'
 import { rateLimitHeaders, type RateDecision } from '../http/rate-limit'
 import { accountUsable, findAccountByKey } from '../accounts/keys'
 import { EVIDENCE_PLANS } from '../accounts/plans'
@@ -14,29 +15,6 @@ import { parsePageQuery, pageBody, PAGE_SIZE } from './query'
 import witnessSpec from '../../docs/witness-spec.md' with { type: 'text' }
 
 const BEARER = /^Bearer (svc_live_[0-9a-f]{64})$/
-
-/** Reads at most `limit` bytes; null when the body is larger (by header or by content). */
-async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
-  const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > limit) return null
-  if (!request.body) return new Uint8Array()
-  // With a declared length within the limit the server reads exactly that many bytes.
-  if (declared !== null) return new Uint8Array(await request.arrayBuffer())
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > limit) {
-      await reader.cancel()
-      return null
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks)
-}
 
 export function witnessRoutes(deps: AppDeps) {
   const docsUrl = `${deps.config.publicBaseUrl}/v1/witness/spec`
@@ -61,8 +39,15 @@ export function witnessRoutes(deps: AppDeps) {
 
         // Check 1: content type, size in bytes, JSON object with exactly the two members.
         if (!jsonContentType(request.headers.get('content-type'))) throw fail(400, 'bad_request', 'Content-Type must be application/json', {}, headers)
-        const bytes = await readLimited(request, MAX_BODY_BYTES)
-        if (bytes === null) throw fail(400, 'bad_request', `body is over ${MAX_BODY_BYTES} bytes`, {}, headers)
+        let bytes: Uint8Array
+        try {
+          bytes = await readBody(request, { limit: MAX_BODY_BYTES, timeoutMs: deps.config.bodyTimeoutMs })
+        } catch (error) {
+          if (!(error instanceof BodyError)) throw error
+          if (error.failure === 'too_large') throw fail(400, 'bad_request', `body is over ${MAX_BODY_BYTES} bytes`, {}, headers)
+          deps.log.warn('request body timed out', { path: '/v1/witness/checkpoints', timeout_ms: deps.config.bodyTimeoutMs })
+          throw fail(408, 'request_timeout', 'the request body did not arrive in time; nothing was stored', {}, { ...headers, connection: 'close' })
+        }
         const body = checkBody(bytes)
         if (!body.ok) throw fail(400, body.code, body.message, {}, headers)
 
@@ -93,6 +78,8 @@ export function witnessRoutes(deps: AppDeps) {
         try {
           outcome = await submitCheckpoint(storeDeps(), verified.value, submitter, now)
         } catch (error) {
+          // A stored checkpoint's repeat needs no signature; a new one fails here when no key is loaded.
+          if (!deps.signer.online) throw fail(503, 'witness_unavailable', 'the witness signer is offline (no signing key is loaded); nothing was stored', {}, headers)
           deps.log.error('witness store unavailable', { error: (error as Error).message })
           throw fail(503, 'witness_unavailable', 'the witness store is unavailable; nothing was stored', {}, headers)
         }
@@ -123,6 +110,7 @@ export function witnessRoutes(deps: AppDeps) {
             402: 'payment_required',
             403: 'witness_plan_required',
             429: 'RATE_LIMITED, or quota_exceeded with upgrade (Retry-After)',
+            408: 'request_timeout: the body did not arrive within BODY_TIMEOUT_MS',
             503: 'witness_unavailable (store or key store unavailable, storage full, or the anonymous cap with upgrade)',
           }),
         },

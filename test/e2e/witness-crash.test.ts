@@ -7,7 +7,7 @@ import { startService } from '../helpers/process'
 describe('witness durability across a crash', () => {
   test('every 201 answered before kill -9 is served after restart, unchanged', async () => {
     const dataDir = tempDir('openbell-crash-')
-    const env = { DATA_DIR: dataDir, WITNESS_ANON_DAILY_CAP: '100000' }
+    const env = { DATA_DIR: dataDir, WITNESS_ANON_DAILY_CAP: '100000', CLIENT_IP_HEADER: 'cf-connecting-ip' }
     const first = await startService(env)
     const key = clientKey()
     const sessions = ['s-a', 's-b', 's-c', 's-d']

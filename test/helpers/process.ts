@@ -41,3 +41,7 @@ export async function startService(env: Record<string, string>): Promise<Running
   }
   return { base, process: child, output: () => output }
 }
+
+/** Timeout for a beforeAll that starts a chain, compiles a binary or spawns the service: bun's
+ *  default hook timeout (5 s) is too short on a cold CI machine. */
+export const SLOW_SETUP_MS = 120_000

@@ -72,7 +72,7 @@ describe('POST /v5/verify', () => {
     expect((await harness.json('/v5/verify', { method: 'POST', body: '{' })).status).toBe(400)
     expect((await harness.json('/v5/verify', { method: 'POST', body: '{}' })).body.error).toBe('RECEIPT_REQUIRED')
     expect((await harness.json('/v5/verify', { method: 'POST', body: '{"receipt":"x"}' })).status).toBe(400)
-    expect((await harness.json('/v5/verify', { method: 'POST', body: JSON.stringify({ receipt: { pad: 'x'.repeat(20_000) } }) })).status).toBe(400)
+    expect((await harness.json('/v5/verify', { method: 'POST', body: JSON.stringify({ receipt: { pad: 'x'.repeat(20_000) } }) })).status).toBe(413) // over 16 KB: PAYLOAD_TOO_LARGE (issue 11 item 10)
   })
 
   test('no key configured → ORACLE_NOT_CONFIGURED', async () => {

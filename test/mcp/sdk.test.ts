@@ -1,5 +1,6 @@
 // The tool endpoint through the official MCP SDK client over real HTTP, as an agent would use it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { SLOW_SETUP_MS } from '../helpers/process'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
@@ -15,7 +16,7 @@ beforeAll(async () => {
   t.app.listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${t.app.server!.port}`
   registry = (await (await fetch(`${base}/v5/keys`)).json()) as KeyRegistry
-})
+}, SLOW_SETUP_MS)
 
 afterAll(async () => {
   await t.app.stop(true)

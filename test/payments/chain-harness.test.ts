@@ -1,5 +1,6 @@
 // The local chain harness itself: a deployed token, real transfers, receipts and Transfer logs.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { SLOW_SETUP_MS } from '../helpers/process'
 import { parseEventLogs, parseUnits, type Address } from 'viem'
 import { startChain, tokenArtifact, type LocalChain } from '../helpers/chain'
 
@@ -10,7 +11,7 @@ beforeAll(async () => {
   chain = await startChain()
   token = await chain.deployToken()
   await chain.mint(token, chain.account(1).address, '100')
-})
+}, SLOW_SETUP_MS)
 afterAll(async () => chain.stop())
 
 describe('local chain harness', () => {

@@ -1,5 +1,6 @@
 // Credits and minted keys from real on-chain transfers on a local chain.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { SLOW_SETUP_MS } from '../helpers/process'
 import type { Address, Hex } from 'viem'
 import { startChain, type LocalChain } from '../helpers/chain'
 import { makeTestApp, type TestApp } from '../helpers/app'
@@ -17,7 +18,7 @@ beforeAll(async () => {
   for (const index of [1, 2]) await chain.mint(token, chain.account(index).address, '2000')
   payTo = chain.account(5).address
   t = makeTestApp({ now: new Date().toISOString(), env: { X402_PAY_TO: payTo, X402_NETWORK: chain.network, X402_ASSET: token, CHAIN_RPC_URL: chain.rpcUrl } })
-})
+}, SLOW_SETUP_MS)
 afterAll(async () => chain.stop())
 
 const proofHeader = (txHash: Hex, declared = '0.001') => Buffer.from(JSON.stringify({ txHash, network: chain.network, amount: declared, paymentAddress: payTo, memo: 'credits' })).toString('base64')

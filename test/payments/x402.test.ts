@@ -2,6 +2,7 @@
 // /v5/status and /v5/batch; the official facilitator code settles on a real local chain; and
 // every attack the issue lists is refused.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { SLOW_SETUP_MS } from '../helpers/process'
 import { wrapFetchWithPaymentFromConfig, decodePaymentResponseHeader } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm'
 import { parseUnits, toHex, type Address } from 'viem'
@@ -36,7 +37,7 @@ beforeAll(async () => {
   t.app.listen({ port: 0, hostname: '127.0.0.1' })
   base = `http://127.0.0.1:${t.app.server!.port}`
   registry = (await (await fetch(`${base}/v5/keys`)).json()) as KeyRegistry
-})
+}, SLOW_SETUP_MS)
 
 afterAll(async () => {
   await t.app.stop(true)

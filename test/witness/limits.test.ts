@@ -134,3 +134,17 @@ describe('authorized limits and quotas', () => {
     expect(secondsToUtcMidnight(Date.parse('2026-03-10T00:00:00.000Z'))).toBe(86_400)
   })
 })
+
+describe('a full limiter table', () => {
+  test('evicts the oldest key and keeps limiting (a flood of new keys never turns limiting off)', () => {
+    const limiter = new RateLimiter(2, 60_000, 100)
+    const now = Date.parse('2026-11-23T10:00:00Z')
+    limiter.hit('victim', now)
+    limiter.hit('victim', now)
+    for (let i = 0; i < 1000; i++) expect(limiter.hit(`flood-${i}`, now).allowed).toBe(true)
+    // Every key in the table is still limited: the table is full yet a third hit is refused.
+    expect(limiter.hit('flood-999', now).allowed).toBe(true)
+    expect(limiter.hit('flood-999', now).allowed).toBe(false)
+    expect((limiter as unknown as { counts: Map<string, number> }).counts.size).toBe(100)
+  })
+})

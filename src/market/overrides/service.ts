@@ -46,7 +46,13 @@ export class OverrideService {
     const now = this.clock.now()
     const valid = this.validate(input, now)
     const row: OverrideRow = { mic: valid.mic, status: valid.status, reason: valid.reason, expires_at: valid.expiresAt, created_at: new Date(now).toISOString(), created_by: actor }
-    await this.store.put(row)
+    try {
+      await this.store.put(row)
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_FULL') throw error
+      this.log.error('override not saved: storage full', { mic: row.mic, by: actor })
+      throw new ApiError(503, 'STORAGE_FULL', 'the database disk is full; the override was NOT saved and is not in force. Free disk space and retry', {}, { 'retry-after': '60' })
+    }
     this.cache = null
     this.log.warn('override set', { mic: row.mic, status: row.status, reason: row.reason, expires_at: row.expires_at, by: actor })
     return row

@@ -8,12 +8,14 @@ import { auditContextOf, signLiveReceipts } from '../issue'
 import { requireKeyOrPayment } from '../access'
 import { parseMicList } from '../batch'
 import { SignedReceiptSchema } from './schemas'
+import { headOfPaidRoute, isHead } from '../head'
 
 export function batchRoutes(deps: AppDeps) {
   return new Elysia({ name: 'market-batch' }).get(
     '/v5/batch',
     async ({ query, request, set }) => {
       const mics = parseMicList(query.mics)
+      if (isHead(request)) return headOfPaidRoute(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts', 'batch')
       const access = await requireKeyOrPayment(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts', 'batch')
       if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
       const now = deps.clock.now()

@@ -5,6 +5,8 @@ import { authPlugin } from '../../http/auth'
 import { ApiError } from '../../http/errors'
 import { jsonBody, responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
+import { readBodyText } from '../../http/body'
+import { MAX_OVERRIDE_BODY_BYTES, parseOverrideBody } from '../overrides/body'
 
 const OverrideSchema = t.Object({ mic: t.String(), status: t.String(), reason: t.String(), expires_at: t.String(), created_at: t.String(), created_by: t.String() })
 
@@ -14,16 +16,7 @@ export function overrideRoutes(deps: AppDeps) {
     .post(
       '/v5/admin/overrides',
       async ({ request, set }) => {
-        let body: unknown
-        try {
-          body = JSON.parse(await request.text())
-        } catch {
-          throw new ApiError(400, 'BAD_REQUEST', 'body must be JSON: {mic, status, reason, expires_at}')
-        }
-        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'BAD_REQUEST', 'body must be a JSON object')
-        const input = body as Record<string, unknown>
-        const extra = Object.keys(input).filter((key) => !['mic', 'status', 'reason', 'expires_at', 'operator'].includes(key))
-        if (extra.length) throw new ApiError(400, 'BAD_REQUEST', `unknown members: ${extra.join(', ')}`)
+        const input = parseOverrideBody(await readBodyText(request, MAX_OVERRIDE_BODY_BYTES, deps))
         if (input.operator !== undefined && (typeof input.operator !== 'string' || input.operator.length > 64)) throw new ApiError(400, 'BAD_REQUEST', 'operator must be a string of at most 64 characters')
         const row = await deps.overrides.set({ mic: input.mic, status: input.status, reason: input.reason, expires_at: input.expires_at }, `admin-api${input.operator ? `:${input.operator}` : ''}`)
         set.status = 201
@@ -36,7 +29,7 @@ export function overrideRoutes(deps: AppDeps) {
           tags: ['operator'],
           summary: 'Set an override (circuit breaker) for a MIC',
           requestBody: jsonBody(t.Object({ mic: t.String(), status: t.Union([t.Literal('OPEN'), t.Literal('CLOSED'), t.Literal('HALTED'), t.Literal('UNKNOWN')]), reason: t.String({ maxLength: 500 }), expires_at: t.String({ format: 'date-time', description: 'in the future, at most 7 days ahead' }), operator: t.Optional(t.String({ maxLength: 64 })) })),
-          responses: responses({ 201: ['Override in force', t.Object({ override: OverrideSchema })], 400: 'UNKNOWN_MIC, INVALID_STATUS, REASON_REQUIRED, REASON_TOO_LONG, EXPIRES_AT_REQUIRED, EXPIRES_AT_INVALID or BAD_REQUEST', 401: 'ADMIN_KEY_REQUIRED', 403: 'INVALID_ADMIN_KEY or ADMIN_DISABLED' }),
+          responses: responses({ 201: ['Override in force', t.Object({ override: OverrideSchema })], 400: 'UNKNOWN_MIC, INVALID_STATUS, REASON_REQUIRED, REASON_TOO_LONG, EXPIRES_AT_REQUIRED, EXPIRES_AT_INVALID, INVALID_BODY (duplicate member or lone surrogate; names the field) or BAD_REQUEST', 401: 'ADMIN_KEY_REQUIRED', 403: 'INVALID_ADMIN_KEY or ADMIN_DISABLED', 408: 'REQUEST_TIMEOUT', 413: 'PAYLOAD_TOO_LARGE', 503: 'STORAGE_FULL: the disk is full; nothing was saved' }),
         },
       },
     )

@@ -7,6 +7,7 @@ import { parseMic } from '../../calendar/mic-param'
 import { auditContextOf, issueDemoReceipt, issueLiveReceipt } from '../issue'
 import { requireKeyOrPayment } from '../access'
 import { SignedReceiptSchema } from './schemas'
+import { headOfPaidRoute, isHead } from '../head'
 
 const MicQuery = t.Object({ mic: t.Optional(t.String({ description: 'MIC, default XNYS' })) })
 
@@ -21,6 +22,7 @@ export function receiptRoutes(deps: AppDeps) {
       async ({ query, request, set }) => {
         // Input first: a payment is never taken for a request that cannot be answered.
         const mic = parseMic(query.mic)
+        if (isHead(request)) return headOfPaidRoute(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt', 'status')
         const access = await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt', 'status')
         if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
         return issueLiveReceipt(deps, mic, auditContextOf(access, '/v5/status'))
@@ -39,6 +41,7 @@ export function receiptRoutes(deps: AppDeps) {
       async ({ query, request }) => {
         const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER))
         const mic = parseMic(query.mic)
+        if (isHead(request)) return headOfPaidRoute(deps, request, '0', '', 'realtime')
         const receipt = await issueLiveReceipt(deps, mic, { surface: '/v5/status/realtime', keyHash: account.key_hash })
         const monitor = deps.halts.status()
         return { mic, signed_receipt: receipt, halt_monitor: { ...monitor, applies_to_mic: monitor.venues.includes(mic) } }

@@ -2,6 +2,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError } from '../../http/errors'
+import { readBodyText } from '../../http/body'
 import { jsonBody, responses } from '../../http/openapi'
 import { verificationKeys, verifyReceipt } from '../verify'
 
@@ -23,8 +24,8 @@ export function verifyRoutes(deps: AppDeps) {
     .post(
       '/v5/verify',
       async ({ request }) => {
-        const text = await request.text()
-        if (Buffer.byteLength(text) > MAX_RECEIPT_BYTES) throw new ApiError(400, 'BAD_REQUEST', `body is limited to ${MAX_RECEIPT_BYTES} bytes`)
+        // Checked before and while reading: a large body is refused without being buffered.
+        const text = await readBodyText(request, MAX_RECEIPT_BYTES, deps)
         let body: unknown
         try {
           body = JSON.parse(text)
@@ -41,7 +42,7 @@ export function verifyRoutes(deps: AppDeps) {
           tags: ['verification'],
           summary: 'Verify a receipt',
           requestBody: jsonBody(t.Object({ receipt: t.Object({}, { additionalProperties: true }) })),
-          responses: responses({ 200: ['Verification result', ResultSchema], 400: 'BAD_REQUEST or RECEIPT_REQUIRED' }),
+          responses: responses({ 200: ['Verification result', ResultSchema], 400: 'BAD_REQUEST or RECEIPT_REQUIRED', 408: 'REQUEST_TIMEOUT: the body did not arrive in time', 413: 'PAYLOAD_TOO_LARGE: body over 16,384 bytes' }),
         },
       },
     )

@@ -3,6 +3,9 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError, badRequest, jsonResponse } from '../../http/errors'
+import { readBodyText } from '../../http/body'
+
+const CHECKOUT_MAX_BODY_BYTES = 4096
 import { jsonBody, responses } from '../../http/openapi'
 import { PADDLE_PRICE_VARIABLES, type PaddleProduct } from '../../config'
 import { BillingProviderError, createCheckout } from '../paddle/api'
@@ -18,8 +21,9 @@ export function checkoutRoutes(deps: AppDeps) {
       '/v5/checkout',
       async ({ request }) => {
         let body: Record<string, unknown>
+        const text = await readBodyText(request, CHECKOUT_MAX_BODY_BYTES, deps)
         try {
-          body = (await request.json()) as Record<string, unknown>
+          body = JSON.parse(text) as Record<string, unknown>
         } catch {
           throw badRequest('BAD_REQUEST', 'body must be JSON {plan, email?}')
         }

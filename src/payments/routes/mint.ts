@@ -4,6 +4,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError, badRequest } from '../../http/errors'
+import { readBodyText } from '../../http/body'
 import { jsonBody, responses } from '../../http/openapi'
 import { PaymentRefused, PaymentUnavailable } from '../errors'
 import { verifyTransfer } from '../chain-proof'
@@ -15,9 +16,9 @@ export const MINT_PERIOD_DAYS = 30
 export const MINT_MAX_PERIODS = 12
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/
 
-async function readBody(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text()
-  if (text.length > 4096) throw badRequest('BAD_REQUEST', 'body is limited to 4096 bytes')
+async function readBody(request: Request, deps: AppDeps): Promise<Record<string, unknown>> {
+  // 413 from Content-Length or while reading, 408 when it stalls (http/body.ts).
+  const text = await readBodyText(request, 4096, deps)
   try {
     const body = JSON.parse(text)
     if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body
@@ -31,7 +32,7 @@ export function mintRoutes(deps: AppDeps) {
   return new Elysia({ name: 'payments-mint' }).post(
     '/v5/x402/mint',
     async ({ request }) => {
-      const body = await readBody(request)
+      const body = await readBody(request, deps)
       const txHash = typeof body.tx_hash === 'string' ? body.tx_hash.trim().toLowerCase() : ''
       if (!/^0x[0-9a-f]{64}$/.test(txHash)) throw badRequest('INVALID_TX_HASH', 'tx_hash must be a 0x-prefixed 32-byte transaction hash')
       const tier = body.tier

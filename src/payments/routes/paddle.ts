@@ -3,6 +3,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError } from '../../http/errors'
+import { readBodyText } from '../../http/body'
 import { responses } from '../../http/openapi'
 import { checkPaddleSignature } from '../paddle/signature'
 import { parsePaddleEvent, purchaseFrom } from '../paddle/events'
@@ -19,8 +20,7 @@ export function paddleRoutes(deps: AppDeps) {
       if (!paddle.webhookSecrets.length) throw new ApiError(503, 'BILLING_NOT_CONFIGURED', 'PADDLE_WEBHOOK_SECRET is not configured on this server')
       const header = request.headers.get('paddle-signature')
       if (!header) throw new ApiError(400, 'SIGNATURE_REQUIRED', 'the Paddle-Signature header is missing')
-      const raw = await request.text()
-      if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `notifications are limited to ${MAX_BODY_BYTES} bytes`)
+      const raw = await readBodyText(request, MAX_BODY_BYTES, deps)
       const check = checkPaddleSignature(header, raw, paddle.webhookSecrets, deps.clock.now())
       if (!check.ok) throw new ApiError(401, 'INVALID_SIGNATURE', `the Paddle-Signature does not verify (${check.reason})`)
       let body: unknown

@@ -1,0 +1,53 @@
+// GET /v5/briefing, /v5/pre-trade-stack, /v5/stack (deprecated alias), /v5/implementations,
+// /v5/showcase: public descriptions computed from calendars, configuration and the route table.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { badRequest, jsonResponse } from '../../http/errors'
+import { responses } from '../../http/openapi'
+import { briefing } from '../briefing'
+import { STACK_DEPRECATION, implementations, preTradeStack, showcase } from '../catalogue'
+
+const anyObject = t.Object({}, { additionalProperties: true })
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/** A real calendar date in the years the calendars can speak of; else 400 INVALID_DATE. */
+export function parseBriefingDate(raw: string | undefined, now: number): string {
+  if (raw === undefined || raw === '') return new Date(now).toISOString().slice(0, 10)
+  const match = DATE.exec(raw)
+  const year = Number(match?.[1])
+  const ms = match ? Date.parse(`${raw}T00:00:00Z`) : Number.NaN
+  if (!match || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== raw || year < 1970 || year > 9999) {
+    throw badRequest('INVALID_DATE', 'date must be a real calendar date YYYY-MM-DD from 1970 on')
+  }
+  return raw
+}
+
+export function descriptionRoutes(deps: AppDeps, routeTable: () => readonly { method: string; path: string }[]) {
+  return new Elysia({ name: 'discovery-descriptions' })
+    .get('/v5/briefing', ({ query }) => briefing(deps, parseBriefingDate(query.date, deps.clock.now())), {
+      query: t.Object({ date: t.Optional(t.String({ description: 'YYYY-MM-DD (UTC), default today' })) }),
+      detail: {
+        tags: ['discovery'],
+        summary: 'The day for an agent: sessions in UTC, closures and why, DST changes within 7 days, warnings; overrides and halts for today',
+        responses: responses({ 200: ['Briefing', t.Object({ date: t.String(), venues: t.Array(anyObject), trading: t.Array(t.String()), closed: t.Array(anyObject), unknown: t.Array(t.String()), dst_changes_next_7_days: t.Array(anyObject), calendar_warnings: t.Array(anyObject), live: t.Union([anyObject, t.Null()]), note: t.String() })], 400: 'INVALID_DATE' }),
+      },
+    })
+    .get('/v5/pre-trade-stack', () => preTradeStack(deps), {
+      detail: { tags: ['discovery'], summary: 'The pre-trade check sequence: status → safe-to-trade → verify', responses: responses({ 200: ['Pre-trade stack', t.Object({ version: t.String(), steps: t.Array(anyObject) }, { additionalProperties: true })] }) },
+    })
+    .get(
+      '/v5/stack',
+      () =>
+        jsonResponse({ _deprecated: STACK_DEPRECATION, ...preTradeStack(deps) }, 200, {
+          deprecation: 'true',
+          link: `<${deps.config.publicBaseUrl}/v5/pre-trade-stack>; rel="successor-version"`,
+        }),
+      { detail: { tags: ['discovery'], deprecated: true, summary: 'Deprecated alias of /v5/pre-trade-stack (Deprecation and Link headers)', responses: responses({ 200: ['Pre-trade stack inside a _deprecated envelope', t.Object({ _deprecated: t.Object({ note: t.String(), replacement: t.String(), replacement_path: t.String() }) }, { additionalProperties: true })] }) } },
+    )
+    .get('/v5/implementations', () => implementations(deps, new Set(routeTable().map((route) => route.path))), {
+      detail: { tags: ['discovery'], summary: 'Standards implemented, each with the endpoint that exercises it', responses: responses({ 200: ['Implementations', t.Object({ standards: anyObject, total_implementations: t.Integer(), last_updated: t.String() })] }) },
+    })
+    .get('/v5/showcase', () => showcase(deps), {
+      detail: { tags: ['discovery'], summary: 'Integrations listed by the operator (SHOWCASE_FILE)', responses: responses({ 200: ['Showcase', t.Object({ entries: t.Array(anyObject), submit_url: t.Union([t.String(), t.Null()]), note: t.String() })] }) },
+    })
+}

@@ -1,0 +1,32 @@
+// Response and request rules that hold for every route: `X-Content-Type-Options: nosniff` on
+// every answer, and a query parameter given twice is refused (400) rather than silently taking
+// one of the values, since which one wins differs between proxies, caches and frameworks.
+import { Elysia } from 'elysia'
+import { ApiError } from './errors'
+
+export const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const
+
+/** The first query parameter name that occurs more than once, or null. */
+export function repeatedQueryParameter(url: string): string | null {
+  const start = url.indexOf('?')
+  if (start < 0) return null
+  const seen = new Set<string>()
+  for (const name of new URLSearchParams(url.slice(start + 1)).keys()) {
+    if (seen.has(name)) return name
+    seen.add(name)
+  }
+  return null
+}
+
+export function hardeningPlugin() {
+  return new Elysia({ name: 'openbell-hardening' })
+    .onRequest(({ request, set }) => {
+      Object.assign(set.headers, NOSNIFF)
+      const url = request.url
+      if (url.indexOf('?') < 0) return
+      // The witness routes answer this themselves with the witness error shape (witness.md 4.3).
+      if (url.startsWith('/v1/witness/', url.indexOf('/', url.indexOf('//') + 2))) return
+      const repeated = repeatedQueryParameter(url)
+      if (repeated !== null) throw new ApiError(400, 'BAD_REQUEST', `query parameter ${JSON.stringify(repeated.slice(0, 64))} is given more than once; give it once`)
+    })
+}

@@ -1,0 +1,17 @@
+// The payment surfaces as one plugin (see audit/routes/index.ts for why).
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { creditRoutes } from './credits'
+import { mintRoutes } from './mint'
+import { checkoutRoutes } from './checkout'
+import { paddleRoutes } from './paddle'
+import { x402DeclarationRoutes } from './declaration'
+
+export function paymentRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'payment-routes' })
+    .use(creditRoutes(deps))
+    .use(mintRoutes(deps))
+    .use(checkoutRoutes(deps))
+    .use(paddleRoutes(deps))
+    .use(x402DeclarationRoutes(deps))
+}

@@ -1,0 +1,124 @@
+// The documents agents read first: content types, caching, validity, and values from live sources.
+import { describe, expect, test } from 'bun:test'
+import { makeTestApp } from '../helpers/app'
+import { AGENT_METADATA_VERSION, agentMetadata } from '../../src/discovery/agent-metadata'
+import { TEXT_DOCUMENTS, TextDocuments, renderTemplate, documentValues } from '../../src/discovery/text-documents'
+import { TOOLS } from '../../src/mcp/tools'
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
+import { sha256Hex } from '../../src/crypto/hash'
+import { loadConfig } from '../../src/config'
+
+describe('text documents', () => {
+  test('every template renders (no unknown placeholder is left) with the configured base URL', () => {
+    const t = makeTestApp({ env: { PUBLIC_BASE_URL: 'https://bell.example' } })
+    for (const [path, { template }] of Object.entries(TEXT_DOCUMENTS)) {
+      const body = renderTemplate(template, documentValues(t.deps))
+      expect(body).not.toContain('{{')
+      if (path !== '/robots.txt') expect(body).toContain('https://bell.example/')
+    }
+    expect(() => renderTemplate('{{nope}}', {})).toThrow(/unknown value/)
+  })
+
+  test('llms.txt has the llmstxt.org layout: one H1, a blockquote summary, H2 sections of link lists', async () => {
+    const t = makeTestApp()
+    const response = await t.request('/llms.txt')
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8')
+    const lines = (await response.text()).split('\n')
+    expect(lines[0]).toMatch(/^# \S/)
+    expect(lines.filter((line) => line.startsWith('# '))).toHaveLength(1)
+    expect(lines.find((line) => line.trim() !== '' && !line.startsWith('# '))).toMatch(/^> /)
+    const sections = lines.filter((line) => line.startsWith('## '))
+    expect(sections.length).toBeGreaterThanOrEqual(3)
+    const links = lines.filter((line) => line.startsWith('- '))
+    for (const link of links) expect(link).toMatch(/^- \[[^\]]+\]\(https?:\/\/[^)]+\)(: .+)?$/)
+    expect(links.length).toBeGreaterThan(8)
+  })
+
+  test('SKILL.md has YAML front matter with name and description, an ETag of its content and Last-Modified; 304 on either validator', async () => {
+    const t = makeTestApp()
+    const response = await t.request('/SKILL.md')
+    expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+    const body = await response.text()
+    const front = /^---\n([\s\S]*?)\n---\n/.exec(body)![1]!
+    expect(front).toMatch(/^name: [a-z0-9-]+$/m)
+    expect(front).toMatch(/^description: .{40,}$/m)
+    const etag = response.headers.get('etag')!
+    expect(etag).toBe(`"${sha256Hex(body).slice(0, 32)}"`)
+    const lastModified = response.headers.get('last-modified')!
+    expect(Date.parse(lastModified)).toBe(Math.floor(t.clock.now() / 1000) * 1000)
+    const byTag = await t.request('/SKILL.md', { headers: { 'if-none-match': etag } })
+    expect(byTag.status).toBe(304)
+    expect(await byTag.text()).toBe('')
+    expect((await t.request('/SKILL.md', { headers: { 'if-modified-since': lastModified } })).status).toBe(304)
+    expect((await t.request('/SKILL.md', { headers: { 'if-none-match': '"other"' } })).status).toBe(200)
+    expect((await t.request('/SKILL.md', { headers: { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() } })).status).toBe(200)
+  })
+
+  test('a calendar reload that changes a data_version changes the ETag and Last-Modified', () => {
+    const t = makeTestApp()
+    const real = t.deps.calendars.snapshot()
+    let snapshot = real
+    const documents = new TextDocuments({ config: t.config, clock: t.clock, calendars: { snapshot: () => snapshot } as never })
+    const first = documents.get('/llms.txt')
+    t.clock.advance(5000)
+    expect(documents.get('/llms.txt')).toBe(first)
+    const entry = real.entries.get('XNYS')!
+    if (entry.state !== 'loaded') throw new Error('XNYS calendar not loaded')
+    snapshot = { ...real, entries: new Map([...real.entries, ['XNYS', { ...entry, calendar: { ...entry.calendar, dataVersion: '2099.1.0' } }]]) } as typeof real
+    const second = documents.get('/llms.txt')
+    expect(second.body).toContain('XNYS 2099.1.0')
+    expect(second.etag).not.toBe(first.etag)
+    expect(second.lastModified).toBe(first.lastModified + 5000)
+  })
+
+  test('robots.txt allows the API and keeps crawlers out of the operator endpoints', async () => {
+    const text = await (await makeTestApp().request('/robots.txt')).text()
+    expect(text).toMatch(/^User-agent: \*$/m)
+    expect(text).toMatch(/^Disallow: \/v5\/admin\/$/m)
+  })
+})
+
+describe('/.well-known/agent.json', () => {
+  test('names the tools of the tool registry, the protocol versions, key discovery and the fail-closed rules', async () => {
+    const t = makeTestApp({ env: { PUBLIC_BASE_URL: 'https://bell.example' } })
+    const { status, body } = await t.json('/.well-known/agent.json')
+    expect(status).toBe(200)
+    expect(body.mcp.tools).toEqual(TOOLS.map((tool) => tool.name))
+    expect(body.mcp.protocol_versions).toEqual([...SUPPORTED_PROTOCOL_VERSIONS])
+    expect(body.mcp.url).toBe('https://bell.example/mcp')
+    expect(body.rest_api.openapi_url).toBe('https://bell.example/openapi.json')
+    expect(body.trust).toMatchObject({ signing_algorithm: 'Ed25519', receipt_ttl_seconds: 60, fail_closed: true })
+    expect(body.trust.key_discovery).toContain('https://bell.example/.well-known/jwks.json')
+    expect(body.safety).toMatchObject({ unknown_means_closed: true, never_act_after_expires_at: true })
+    expect(body.spec_version).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+  })
+
+  test('spec_version moves with the content: the recorded hash of the content for a fixed configuration matches', () => {
+    // When this fails, the document's content changed: set AGENT_METADATA_VERSION to today's date
+    // and record the new hash here.
+    const recorded = { version: '2026-11-23', sha256: '4a2dfbbf0070c7c95a411026db664109be9057bca3ded3f565e0157c0f3e238f' }
+    const config = loadConfig({ ISSUER: 'oracle.test', DATA_DIR: '/nonexistent' })
+    const content = JSON.stringify({ ...agentMetadata({ config }), spec_version: null })
+    expect(AGENT_METADATA_VERSION).toBe(recorded.version)
+    expect(sha256Hex(content)).toBe(recorded.sha256)
+  })
+})
+
+describe('/.well-known/security.txt', () => {
+  test('RFC 9116 fields from SECURITY_CONTACT; Expires within a year', async () => {
+    const t = makeTestApp({ env: { SECURITY_CONTACT: 'mailto:security@bell.example' } })
+    const response = await t.request('/.well-known/security.txt')
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8')
+    const fields = Object.fromEntries((await response.text()).trim().split('\n').map((line) => line.split(/: (.*)/s).slice(0, 2)))
+    expect(fields.Contact).toBe('mailto:security@bell.example')
+    const expires = Date.parse(fields.Expires)
+    expect(expires).toBeGreaterThan(t.clock.now())
+    expect(expires - t.clock.now()).toBeLessThan(365 * 86_400_000)
+    expect(fields.Canonical).toBe(`${t.config.publicBaseUrl}/.well-known/security.txt`)
+    expect(fields['Preferred-Languages']).toBe('en')
+  })
+
+  test('404 without a contact (a security.txt without Contact would be invalid)', async () => {
+    expect((await makeTestApp().json('/.well-known/security.txt')).status).toBe(404)
+  })
+})
