@@ -21,9 +21,15 @@ export interface CompiledCalendar {
   coverageTo: string | null
   /** Span i covers [starts[i], starts[i + 1]) (the last one ends at coverageEnd). */
   starts: Float64Array
-  open: Uint8Array
+  /** SPAN_CLOSED, SPAN_OPEN or SPAN_PROVISIONAL per span. */
+  state: Uint8Array
   reasons: string[]
 }
+
+export const SPAN_CLOSED = 0
+export const SPAN_OPEN = 1
+/** A provisional local date: its status waits for an announcement, so it answers UNKNOWN. */
+export const SPAN_PROVISIONAL = 2
 
 /** Converts local minutes of one day to UTC, with a fast path for days without a DST change. */
 function dayConverter(tz: string, day: number): (minutes: number) => number {
@@ -78,30 +84,37 @@ export function compileCalendar(file: ScheduleFile): CompiledCalendar {
     file,
   }
   if (file.always_open || !file.coverage) {
-    return { ...common, coverageStart: -Infinity, coverageEnd: Infinity, coverageFrom: null, coverageTo: null, starts: new Float64Array([-Infinity]), open: new Uint8Array([1]), reasons: ['continuous trading (24/7)'] }
+    return { ...common, coverageStart: -Infinity, coverageEnd: Infinity, coverageFrom: null, coverageTo: null, starts: new Float64Array([-Infinity]), state: new Uint8Array([SPAN_OPEN]), reasons: ['continuous trading (24/7)'] }
   }
 
   const tz = file.timezone
   const firstDay = dayNumber(file.coverage.from)
   const lastDay = dayNumber(file.coverage.to)
   const starts: number[] = []
-  const open: number[] = []
+  const state: number[] = []
   const reasons: string[] = []
-  const push = (start: number, end: number, isOpen: boolean, reason: string) => {
+  const push = (start: number, end: number, spanState: boolean | typeof SPAN_PROVISIONAL, reason: string) => {
     if (end <= start) return
+    const code = spanState === true ? SPAN_OPEN : spanState === false ? SPAN_CLOSED : SPAN_PROVISIONAL
     const last = starts.length - 1
     // Merge with the previous span when nothing changes (keeps the table small).
-    if (last >= 0 && open[last] === (isOpen ? 1 : 0) && reasons[last] === reason) return
+    if (last >= 0 && state[last] === code && reasons[last] === reason) return
     starts.push(start)
-    open.push(isOpen ? 1 : 0)
+    state.push(code)
     reasons.push(reason)
   }
 
+  const provisional = file.provisional ?? {}
   for (let day = firstDay; day <= lastDay; day++) {
     const plan = planDay(file, day)
     const toUtc = dayConverter(tz, day)
     const dayStart = toUtc(0)
     const dayEnd = toUtc(1440)
+    const pending = provisional[plan.date]
+    if (pending) {
+      push(dayStart, dayEnd, SPAN_PROVISIONAL, `provisional: ${pending.why} (${pending.name})`)
+      continue
+    }
     if (plan.segments.length === 0) {
       push(dayStart, dayEnd, false, closedDayReason(plan))
       continue
@@ -126,7 +139,7 @@ export function compileCalendar(file: ScheduleFile): CompiledCalendar {
     coverageFrom: file.coverage.from,
     coverageTo: file.coverage.to,
     starts: Float64Array.from(starts),
-    open: Uint8Array.from(open),
+    state: Uint8Array.from(state),
     reasons,
   }
 }

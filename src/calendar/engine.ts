@@ -1,12 +1,19 @@
 // The session engine: status of a venue at an instant, and the next open and close. Pure
-// functions of (compiled calendar, instant). UNKNOWN whenever the calendar cannot say.
-import type { CompiledCalendar } from './compile'
+// functions of (compiled calendar, instant). UNKNOWN whenever the calendar cannot say: outside
+// coverage, and all day on a provisional date.
+import { SPAN_OPEN, SPAN_PROVISIONAL, type CompiledCalendar } from './compile'
 
 export type CalendarStatus = 'OPEN' | 'CLOSED' | 'UNKNOWN'
 
 export interface CalendarAnswer {
   status: CalendarStatus
   reason: string
+}
+
+/** A next open or close; `provisional` when finding it crossed (or started in) a provisional day. */
+export interface NextBoundary {
+  at: number
+  provisional: boolean
 }
 
 /** Index of the span containing `instant`, or -1 outside coverage. */
@@ -31,30 +38,59 @@ export function statusAt(calendar: CompiledCalendar, instant: number): CalendarA
   if (!Number.isFinite(instant)) return { status: 'UNKNOWN', reason: 'invalid instant' }
   const index = spanIndex(calendar, instant)
   if (index < 0) return { status: 'UNKNOWN', reason: outsideCoverageReason(calendar) }
-  return { status: calendar.open[index] ? 'OPEN' : 'CLOSED', reason: calendar.reasons[index]! }
+  const state = calendar.state[index]!
+  return { status: state === SPAN_OPEN ? 'OPEN' : state === SPAN_PROVISIONAL ? 'UNKNOWN' : 'CLOSED', reason: calendar.reasons[index]! }
 }
 
-/** Start of the first open span after the current one; the current open run does not count. Null when none within coverage. */
+/**
+ * Start of the first open span after the current open run (the run we are in does not count).
+ * Provisional days are never open; crossing one (or starting in one) marks the answer
+ * provisional, since that day may yet trade. Null when none within coverage.
+ */
+export function nextOpenBoundary(calendar: CompiledCalendar, instant: number): NextBoundary | null {
+  if (calendar.alwaysOpen) return null
+  const index = spanIndex(calendar, instant)
+  if (index < 0) return null
+  const { state, starts } = calendar
+  let provisional = false
+  let i = index
+  while (i < state.length && state[i] === SPAN_OPEN) i++
+  while (i < state.length && state[i] !== SPAN_OPEN) {
+    if (state[i] === SPAN_PROVISIONAL) provisional = true
+    i++
+  }
+  return i < state.length ? { at: starts[i]!, provisional } : null
+}
+
+/**
+ * End of the current open run, or of the next one when not open now. A run that runs into a
+ * provisional day ends there as far as the calendar knows: that instant, marked provisional.
+ */
+export function nextCloseBoundary(calendar: CompiledCalendar, instant: number): NextBoundary | null {
+  if (calendar.alwaysOpen) return null
+  const index = spanIndex(calendar, instant)
+  if (index < 0) return null
+  const { state, starts } = calendar
+  let provisional = false
+  let i = index
+  while (i < state.length && state[i] !== SPAN_OPEN) {
+    if (state[i] === SPAN_PROVISIONAL) provisional = true
+    i++
+  }
+  while (i < state.length && state[i] === SPAN_OPEN) i++
+  if (i >= state.length) return null
+  return { at: starts[i]!, provisional: provisional || state[i] === SPAN_PROVISIONAL }
+}
+
 export function nextOpen(calendar: CompiledCalendar, instant: number): number | null {
-  if (calendar.alwaysOpen) return null
-  const index = spanIndex(calendar, instant)
-  if (index < 0) return null
-  const { open, starts } = calendar
-  let i = index
-  // Skip the open run we are in, then find the next open span.
-  while (i < open.length && open[i]) i++
-  while (i < open.length && !open[i]) i++
-  return i < open.length ? starts[i]! : null
+  return nextOpenBoundary(calendar, instant)?.at ?? null
 }
 
-/** End of the current open run, or of the next one when closed now. Null when it ends beyond coverage (or never, 24/7). */
 export function nextClose(calendar: CompiledCalendar, instant: number): number | null {
-  if (calendar.alwaysOpen) return null
-  const index = spanIndex(calendar, instant)
-  if (index < 0) return null
-  const { open, starts } = calendar
-  let i = index
-  while (i < open.length && !open[i]) i++
-  while (i < open.length && open[i]) i++
-  return i < open.length ? starts[i]! : null
+  return nextCloseBoundary(calendar, instant)?.at ?? null
+}
+
+/** The provisional entry of a local date, if any. */
+export function provisionalOn(calendar: CompiledCalendar, localDate: string): { name: string; why: string } | null {
+  return calendar.file.provisional?.[localDate] ?? null
 }

@@ -3,7 +3,7 @@
 import { formatInTimeZone } from 'date-fns-tz'
 import type { CompiledCalendar } from './compile'
 import { planDay } from './day-plan'
-import { statusAt } from './engine'
+import { provisionalOn, statusAt } from './engine'
 import { formatOffset, transitionsBetween } from './dst'
 import { DAY_MS, formatLocalTime, utcToLocal, zoneOffsetMs } from './zone'
 
@@ -41,6 +41,11 @@ export function reconstruct(calendar: CompiledCalendar | null, identity: { mic: 
   }
   const answer = statusAt(calendar, at)
   const coverage = calendar.alwaysOpen ? null : { from: calendar.coverageFrom, to: calendar.coverageTo }
+  const pending = answer.status === 'UNKNOWN' ? provisionalOn(calendar, local.date) : null
+  if (pending) {
+    // A provisional date: the day's status waits for an announcement; the rest of the calendar stands.
+    return { ...base, computed_status: 'UNKNOWN', reasoning: { ...localFacts, rule: 'provisional', rule_name: pending.name, provisional_why: pending.why, decided_by: answer.reason, coverage }, dst_note: dstNote(identity.timezone, at), disclaimer: HISTORICAL_DISCLAIMER, data_version: calendar.dataVersion }
+  }
   if (answer.status === 'UNKNOWN') {
     return { ...base, computed_status: 'UNKNOWN', reasoning: { ...localFacts, rule: 'outside_coverage', coverage, decided_by: answer.reason }, dst_note: dstNote(identity.timezone, at), disclaimer: HISTORICAL_DISCLAIMER, data_version: calendar.dataVersion }
   }

@@ -1,7 +1,7 @@
 // The unsigned schedule view of a venue (/v5/schedule): calendar only, no overrides or halts.
 import type { CompiledCalendar } from './compile'
 import { lunchBreak, planDay } from './day-plan'
-import { nextClose, nextOpen, statusAt } from './engine'
+import { nextCloseBoundary, nextOpenBoundary, statusAt } from './engine'
 import { formatLocalTime, utcToLocal } from './zone'
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
@@ -9,11 +9,13 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export function scheduleView(calendar: CompiledCalendar | null, identity: { mic: string; name: string; timezone: string }, now: number, unavailable: string | null) {
   const base = { mic: identity.mic, name: identity.name, timezone: identity.timezone, queried_at: new Date(now).toISOString() }
   if (!calendar) {
-    return { ...base, current_status: 'UNKNOWN', reason: unavailable ?? 'no valid calendar', next_open: null, next_close: null, lunch_break: null, note: 'No valid calendar is loaded for this exchange: treat it as CLOSED.', data_version: null, coverage: null }
+    return { ...base, current_status: 'UNKNOWN', reason: unavailable ?? 'no valid calendar', next_open: null, next_close: null, next_open_provisional: false, next_close_provisional: false, lunch_break: null, note: 'No valid calendar is loaded for this exchange: treat it as CLOSED.', data_version: null, coverage: null }
   }
   const answer = statusAt(calendar, now)
-  const open = nextOpen(calendar, now)
-  const close = nextClose(calendar, now)
+  const openBoundary = nextOpenBoundary(calendar, now)
+  const closeBoundary = nextCloseBoundary(calendar, now)
+  const open = openBoundary?.at ?? null
+  const close = closeBoundary?.at ?? null
   // The midday break of today's session, or of the next session when today has none.
   const reference = answer.status === 'OPEN' || open === null ? now : open
   const plan = planDay(calendar.file, utcToLocal(calendar.timezone, reference).day)
@@ -24,6 +26,9 @@ export function scheduleView(calendar: CompiledCalendar | null, identity: { mic:
     reason: answer.reason,
     next_open: iso(open),
     next_close: iso(close),
+    // Not dropped when a provisional day lies in between: reported, and flagged.
+    next_open_provisional: openBoundary?.provisional ?? false,
+    next_close_provisional: closeBoundary?.provisional ?? false,
     lunch_break: lunch ? { start: formatLocalTime(lunch.start), end: formatLocalTime(lunch.end) } : null,
     note: calendar.alwaysOpen
       ? 'Trades continuously (24/7); there is no next open or close.'

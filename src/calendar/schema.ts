@@ -1,9 +1,11 @@
-// The schedule file format (schema_version 1). Validated with the standalone `typebox` 1.x
+// The schedule file format (schema_version 2; version 1 files still load). Validated with the standalone `typebox` 1.x
 // package: these files are read outside any Elysia route, and typebox 1.x reports errors with
 // an instancePath into the JSON, which is what an operator needs to find a typo.
 import Type from 'typebox'
 
-export const SCHEDULE_SCHEMA_VERSION = 1
+export const SCHEDULE_SCHEMA_VERSION = 2
+/** Versions the loader reads. Version 2 adds `basis`, `basis_exceptions` and `provisional`. */
+export const READABLE_SCHEMA_VERSIONS = [1, 2] as const
 
 const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description: 'local wall time HH:MM, 24:00 = end of day' })
 const LocalDate = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'local calendar date YYYY-MM-DD' })
@@ -34,12 +36,23 @@ const Source = Type.Object(
   { additionalProperties: false },
 )
 
+/** Where a year's (or a date's) entered dates come from: the exchange's own notice, or a codified rule applied to it. */
+const Basis = Type.Union([Type.Literal('published'), Type.Literal('rule')])
+
+const Provisional = Type.Object(
+  {
+    name: Name,
+    why: Type.String({ minLength: 1, maxLength: 300, description: 'the announcement this date waits for' }),
+  },
+  { additionalProperties: false, description: 'a date whose status hangs on an announcement not yet made: UNKNOWN all day' },
+)
+
 const dateMap = <T extends Type.TSchema>(value: T) =>
   Type.Record(Type.String({ pattern: DATE_KEY }), value, { additionalProperties: false })
 
 export const ScheduleFileSchema = Type.Object(
   {
-    schema_version: Type.Literal(SCHEDULE_SCHEMA_VERSION),
+    schema_version: Type.Union([Type.Literal(1), Type.Literal(2)]),
     data_version: Type.String({ pattern: '^[0-9]{4}\\.[0-9]{1,2}\\.[0-9]+$', description: 'content version, bumped on every edit' }),
     mic: Type.String({ pattern: '^[A-Z0-9]{4}$' }),
     name: Name,
@@ -57,11 +70,17 @@ export const ScheduleFileSchema = Type.Object(
     early_closes: dateMap(Type.Object({ close: LocalTime, name: Name }, { additionalProperties: false })),
     late_opens: dateMap(Type.Object({ open: LocalTime, name: Name }, { additionalProperties: false })),
     special_sessions: dateMap(Type.Object({ segments: Segments, name: Name }, { additionalProperties: false })),
+    // Version 2 only (the validator refuses them in a version 1 file and requires `basis` in version 2).
+    basis: Type.Optional(Type.Record(Type.String({ pattern: '^[0-9]{4}$' }), Basis, { additionalProperties: false, description: 'basis of the dates entered for each covered year' })),
+    basis_exceptions: Type.Optional(dateMap(Basis)),
+    provisional: Type.Optional(dateMap(Provisional)),
   },
   { additionalProperties: false },
 )
 
 export type ScheduleFile = Type.Static<typeof ScheduleFileSchema>
+export type DateBasis = Type.Static<typeof Basis>
+export type ProvisionalDate = Type.Static<typeof Provisional>
 export type WeeklyTemplate = Type.Static<typeof Weekly>
 export type SegmentTuple = Type.Static<typeof Segment>
 export const WEEKDAY_KEYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const

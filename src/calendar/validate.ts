@@ -81,7 +81,7 @@ function semanticProblems(file: ScheduleFile, expectedMic?: string): ValidationP
     }
     if (!inCoverage(day)) add(path, `${date} is outside coverage ${file.coverage!.from}..${file.coverage!.to}`)
     const other = seenIn.get(date)
-    if (other) add(path, `${date} is also listed in ${other}; a date may appear in one of holidays, early_closes, late_opens, special_sessions`)
+    if (other) add(path, `${date} is also listed in ${other}; a date may appear in one of holidays, early_closes, late_opens, special_sessions, provisional`)
     else seenIn.set(date, map)
     return day
   }
@@ -107,8 +107,39 @@ function semanticProblems(file: ScheduleFile, expectedMic?: string): ValidationP
     checkDate('special_sessions', date)
     checkSegments(entry.segments, `/special_sessions/${date}/segments`, add)
   }
+  for (const date of Object.keys(file.provisional ?? {})) checkDate('provisional', date)
+  checkBasis(file, from, to, add)
   return problems
 }
+
+const VERSION_2_FIELDS = ['basis', 'basis_exceptions', 'provisional'] as const
+
+/** Version 2: every covered year has a basis; exceptions name entered dates. Version 1 has none of these. */
+function checkBasis(file: ScheduleFile, from: number, to: number, add: Add): void {
+  if (file.schema_version === 1) {
+    for (const field of VERSION_2_FIELDS) if (file[field] !== undefined) add(`/${field}`, `${field} needs schema_version 2`)
+    return
+  }
+  if (!file.basis) {
+    add('/basis', 'schema_version 2 needs basis: {"<year>": "published" | "rule"} for every covered year')
+    return
+  }
+  const firstYear = Number(file.coverage!.from.slice(0, 4))
+  const lastYear = Number(file.coverage!.to.slice(0, 4))
+  for (let year = firstYear; year <= lastYear; year++) {
+    if (!file.basis[String(year)]) add('/basis', `basis has no entry for ${year}, a covered year`)
+  }
+  for (const year of Object.keys(file.basis)) {
+    if (Number(year) < firstYear || Number(year) > lastYear) add(`/basis/${year}`, `${year} is outside coverage`)
+  }
+  for (const date of Object.keys(file.basis_exceptions ?? {})) {
+    const day = dayNumber(date)
+    if (Number.isNaN(day) || day < from || day > to) add(`/basis_exceptions/${date}`, `${date} is not a date inside coverage`)
+    else if (!ENTERED_MAPS.some((map) => file[map][date] !== undefined)) add(`/basis_exceptions/${date}`, `${date} is not an entered date (holidays, early_closes, late_opens or special_sessions)`)
+  }
+}
+
+const ENTERED_MAPS = ['holidays', 'early_closes', 'late_opens', 'special_sessions'] as const
 
 type Add = (path: string, reason: string) => void
 
@@ -136,9 +167,10 @@ function checkAlwaysOpen(file: ScheduleFile, add: Add): void {
   }
   if (file.coverage) add('/coverage', 'an always_open venue has no coverage horizon; remove coverage')
   if (file.seasons?.length) add('/seasons', 'an always_open venue has no seasons')
-  for (const map of ['holidays', 'early_closes', 'late_opens', 'special_sessions'] as const) {
+  for (const map of ENTERED_MAPS) {
     if (Object.keys(file[map]).length) add(`/${map}`, `an always_open venue has no ${map}`)
   }
+  if (Object.keys(file.provisional ?? {}).length) add('/provisional', 'an always_open venue has no provisional dates')
 }
 
 /** Validates seasons and returns a lookup from day number to the season's weekly template. */

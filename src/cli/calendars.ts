@@ -1,7 +1,14 @@
-// `openbell calendars check [dir]`: lint schedule files offline with the loader's own validation.
+// `openbell calendars check [dir]`: lint schedule files offline with the loader's own
+// validation, and report each venue's horizon with the service's own warning code: coverage
+// end, dates by basis, the next provisional date. Fails on an invalid file, a missing venue or
+// an ended coverage; warns on coverage ending within 90 days and provisional dates within 30.
+import { basisReport } from '../calendar/basis'
+import { compileCalendar } from '../calendar/compile'
 import { readScheduleDir } from '../calendar/files'
+import { venueWarnings } from '../calendar/horizon'
+import { SUPPORTED_MICS } from '../calendar/mics'
 
-export function runCalendarsCommand(args: string[], defaultDir: string): number {
+export function runCalendarsCommand(args: string[], defaultDir: string, now = Date.now()): number {
   const [sub, dirArg] = args
   if (sub !== 'check') {
     console.error('usage: openbell calendars check [dir]')
@@ -15,19 +22,38 @@ export function runCalendarsCommand(args: string[], defaultDir: string): number 
     console.error(`cannot read ${dir}: ${(error as Error).message}`)
     return 1
   }
-  if (results.length === 0) {
-    console.error(`no <MIC>.json files in ${dir}`)
-    return 1
-  }
   let failed = 0
+  let warned = 0
   for (const { mic, path, result } of results) {
-    if (result.ok) {
-      console.log(`ok    ${mic}  data_version ${result.file.data_version}`)
+    if (!result.ok) {
+      failed++
+      for (const problem of result.problems) console.log(`FAIL  ${mic}  ${path}  ${problem.path}: ${problem.reason}`)
       continue
     }
-    failed++
-    for (const problem of result.problems) console.log(`FAIL  ${mic}  ${path}  ${problem.path}: ${problem.reason}`)
+    const calendar = compileCalendar(result.file)
+    const warnings = venueWarnings(calendar, now)
+    const ended = warnings.some((warning) => warning.problem === 'coverage_ended')
+    if (calendar.alwaysOpen) console.log(`ok    ${mic}  data_version ${result.file.data_version}  24/7`)
+    else {
+      const report = basisReport(calendar, now)
+      const next = report.next_provisional ? `${report.next_provisional.date} (${report.next_provisional.name})` : 'none'
+      console.log(
+        `${ended ? 'FAIL' : 'ok  '}  ${mic}  data_version ${result.file.data_version}  coverage to ${calendar.coverageTo}  dates: ${report.published} published, ${report.rule} rule, ${report.provisional} provisional  next provisional: ${next}`,
+      )
+    }
+    if (ended) failed++
+    for (const warning of warnings) {
+      if (warning.problem === 'coverage_ended') console.log(`FAIL  ${mic}  coverage ended ${warning.coverage_to}: ${warning.detail}`)
+      else {
+        warned++
+        console.log(`WARN  ${mic}  ${warning.problem}${warning.date ? ` ${warning.date}` : ''}: ${warning.days_left} days: ${warning.detail}`)
+      }
+    }
   }
-  console.log(`${results.length - failed} valid, ${failed} invalid`)
-  return failed ? 1 : 0
+  const present = new Set(results.map((entry) => entry.mic))
+  const missing = SUPPORTED_MICS.filter((mic) => !present.has(mic))
+  for (const mic of missing) console.log(`FAIL  ${mic}  no ${mic}.json in ${dir}: the service answers UNKNOWN for it`)
+  const valid = results.filter((entry) => entry.result.ok).length
+  console.log(`${valid} valid, ${results.length - valid} invalid, ${missing.length} missing, ${warned} warnings`)
+  return failed || missing.length ? 1 : 0
 }

@@ -15,6 +15,8 @@ const ScheduleSchema = t.Object(
     current_status: t.Union([t.Literal('OPEN'), t.Literal('CLOSED'), t.Literal('UNKNOWN')]),
     next_open: t.Union([t.String({ format: 'date-time' }), t.Null()]),
     next_close: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+    next_open_provisional: t.Boolean({ description: 'true when next_open was found across a provisional day (which may yet trade)' }),
+    next_close_provisional: t.Boolean({ description: 'true when next_close was found across, or runs into, a provisional day' }),
     lunch_break: t.Union([t.Object({ start: t.String(), end: t.String() }), t.Null()]),
     note: t.String(),
     data_version: t.Union([t.String(), t.Null()]),
