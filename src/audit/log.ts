@@ -9,6 +9,8 @@ import type { AuditRow, AuditStore } from './store'
 export const auditUnavailable = (message = 'the audit log cannot be written; no receipt is answered that is not logged. Retry shortly') =>
   new ApiError(503, 'AUDIT_LOG_UNAVAILABLE', message)
 
+const FAILURE_LOG_INTERVAL_MS = 60_000
+
 interface Waiter {
   rows: readonly AuditRow[]
   resolve: () => void
@@ -31,6 +33,8 @@ export class AuditLog {
   sealedThrough: string | null = null
   committed = 0
   failures = 0
+  /** While writes fail: when the outage began, failures since then, when it was last logged. */
+  private outage: { since: number; failures: number; loggedAt: number } | null = null
 
   constructor(
     readonly store: AuditStore,
@@ -76,12 +80,31 @@ export class AuditLog {
       if (rows.length) this.store.insertBatch(rows)
     } catch (error) {
       this.failures++
-      this.log.error('audit log write failed; live receipts answer 503', { rows: rows.length, error: (error as Error).message })
+      this.noteFailure(rows.length, (error as Error).message)
       for (const waiter of accepted) waiter.reject(auditUnavailable())
       return
     }
+    if (this.outage) {
+      this.log.info('audit log writes recovered', { failed_writes: this.outage.failures, outage_ms: Date.now() - this.outage.since })
+      this.outage = null
+    }
     this.committed += rows.length
     for (const waiter of accepted) waiter.resolve()
+  }
+
+  /** One error line when writes start failing, then one summary a minute while they still fail (not one per batch). */
+  private noteFailure(rows: number, message: string): void {
+    const now = Date.now()
+    if (!this.outage) {
+      this.outage = { since: now, failures: 1, loggedAt: now }
+      this.log.error('audit log write failed; live receipts answer 503 until it recovers', { rows, error: message })
+      return
+    }
+    this.outage.failures++
+    if (now - this.outage.loggedAt >= FAILURE_LOG_INTERVAL_MS) {
+      this.outage.loggedAt = now
+      this.log.error('audit log writes still failing', { failed_writes: this.outage.failures, outage_ms: now - this.outage.since, error: message })
+    }
   }
 
   /** Same as commit(), awaitable (for callers that only need "everything before now is stored"). */
