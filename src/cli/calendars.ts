@@ -2,7 +2,9 @@
 // validation, and report each venue's horizon with the service's own warning code: coverage
 // end, dates by basis, the next provisional date. Fails on an invalid file, a missing venue or
 // an ended coverage; warns on coverage ending within 90 days and provisional dates within 30.
+// `openbell calendars basis [dir]` prints the basis-by-year table that docs/calendars.md carries.
 import { basisReport } from '../calendar/basis'
+import { basisTable } from '../calendar/basis-table'
 import { compileCalendar } from '../calendar/compile'
 import { readScheduleDir } from '../calendar/files'
 import { venueWarnings } from '../calendar/horizon'
@@ -10,8 +12,8 @@ import { SUPPORTED_MICS } from '../calendar/mics'
 
 export function runCalendarsCommand(args: string[], defaultDir: string, now = Date.now()): number {
   const [sub, dirArg] = args
-  if (sub !== 'check') {
-    console.error('usage: openbell calendars check [dir]')
+  if (sub !== 'check' && sub !== 'basis') {
+    console.error('usage: openbell calendars check|basis [dir]')
     return 2
   }
   const dir = dirArg ?? defaultDir
@@ -21,6 +23,11 @@ export function runCalendarsCommand(args: string[], defaultDir: string, now = Da
   } catch (error) {
     console.error(`cannot read ${dir}: ${(error as Error).message}`)
     return 1
+  }
+  if (sub === 'basis') {
+    const files = results.flatMap((entry) => (entry.result.ok ? [entry.result.file] : []))
+    console.log(basisTable(files))
+    return files.length === results.length ? 0 : 1
   }
   let failed = 0
   let warned = 0
