@@ -8,23 +8,34 @@ export interface OffsetTransition {
   offsetAfter: number
 }
 
-/** Transitions in (from, to], found by daily steps and then a binary search to the minute. */
+/**
+ * The exact instant in (low, high] where the offset stops being `offsetBefore`, by bisection to
+ * the millisecond. The search does not depend on where `low` lies, so an unaligned start (a
+ * request's "now") gives the same instant as an aligned one.
+ */
+function exactChange(timezone: string, low: number, high: number, offsetBefore: number): number {
+  while (high - low > 1) {
+    const mid = low + Math.floor((high - low) / 2)
+    if (zoneOffsetMs(timezone, mid) === offsetBefore) low = mid
+    else high = mid
+  }
+  return high
+}
+
+/**
+ * Transitions in (from, to], found by daily steps and then bisection to the millisecond.
+ * Daily steps assume at most one change a day, which holds for every zone the calendars use;
+ * the transitions of those zones are whole-minute instants (test/calendar/dst-transitions.test.ts).
+ */
 export function transitionsBetween(timezone: string, from: number, to: number): OffsetTransition[] {
   const found: OffsetTransition[] = []
   let previousAt = from
   let previousOffset = zoneOffsetMs(timezone, from)
-  for (let at = from + DAY_MS; previousAt < to; at += DAY_MS) {
-    const probe = Math.min(at, to)
+  while (previousAt < to) {
+    const probe = Math.min(previousAt + DAY_MS, to)
     const offset = zoneOffsetMs(timezone, probe)
     if (offset !== previousOffset) {
-      let low = previousAt
-      let high = probe
-      while (high - low > MINUTE_MS) {
-        const mid = low + Math.floor((high - low) / 2 / MINUTE_MS) * MINUTE_MS
-        if (zoneOffsetMs(timezone, mid) === previousOffset) low = mid
-        else high = mid
-      }
-      found.push({ timezone, at: high, offsetBefore: previousOffset, offsetAfter: offset })
+      found.push({ timezone, at: exactChange(timezone, previousAt, probe, previousOffset), offsetBefore: previousOffset, offsetAfter: offset })
     }
     previousAt = probe
     previousOffset = offset

@@ -6,7 +6,8 @@ import type { CompiledCalendar } from '../compile'
 import { dstRisk } from '../dst-risk'
 
 export function dstRiskRoutes(deps: AppDeps) {
-  // Recomputed when the calendars change or the cached event has passed.
+  // Recomputed when the calendars change or the next transition is reached: until then the
+  // answer is the same for every "now" (the transitions are exact instants, not "now" + steps).
   let cache: { generation: number; validUntil: number; body: ReturnType<typeof dstRisk> } | null = null
   return new Elysia({ name: 'calendar-dst-risk' }).get(
     '/v5/dst-risk',
@@ -16,7 +17,7 @@ export function dstRiskRoutes(deps: AppDeps) {
       if (!cache || cache.generation !== snapshot.generation || now >= cache.validUntil) {
         const calendars = [...snapshot.entries.values()].flatMap((entry) => (entry.state === 'loaded' ? [entry.calendar] : ([] as CompiledCalendar[])))
         const body = dstRisk(calendars, now)
-        cache = { generation: snapshot.generation, validUntil: body.expires_at ? Date.parse(body.expires_at) : now + 3_600_000, body }
+        cache = { generation: snapshot.generation, validUntil: body.transition_utc ? Date.parse(body.transition_utc) : now + 3_600_000, body }
       }
       return cache.body
     },
