@@ -51,7 +51,7 @@ const FACTS: [mic: string, instant: string, expected: 'OPEN' | 'CLOSED' | 'UNKNO
   ['XSES', '2026-11-09T02:00:00Z', 'CLOSED', 'Deepavali observed'],
   ['XSHG', '2026-10-06T02:00:00Z', 'CLOSED', 'National Day holiday'],
   ['XSHG', '2026-11-23T03:45:00Z', 'CLOSED', 'lunch break'],
-  ['XSHG', '2027-01-04T02:00:00Z', 'UNKNOWN', '2027 arrangement not published'],
+  ['XSHG', '2027-01-04T02:00:00Z', 'OPEN', 'first session of 2027 (New Year holiday is Friday 1 January only)'],
   ['XSHE', '2026-06-19T02:00:00Z', 'CLOSED', 'Dragon Boat Festival'],
   ['XSHE', '2026-11-23T02:00:00Z', 'OPEN', '10:00 CST'],
   ['XKRX', '2026-07-17T01:00:00Z', 'CLOSED', 'Constitution Day, a holiday again from 2026'],
