@@ -1,5 +1,6 @@
 // UTC calendar days as YYYY-MM-DD strings, and the date/cursor query parameters of the audit endpoints.
 import { ApiError } from '../http/errors'
+import { SUPPORTED_RANGE, parseUtcDate } from '../utc'
 
 const DAY_MS = 86_400_000
 
@@ -20,12 +21,12 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((dayStartMs(to) - dayStartMs(from)) / DAY_MS)
 }
 
-/** A real calendar date (2026-02-30 is refused), not after today. Missing → today. */
+/** A real calendar date (2026-02-30 is refused) from 1970 on, not after today. Missing → today. */
 export function parseDateParam(raw: string | undefined, today: string): string {
   if (raw === undefined || raw === '') return today
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw)
-  const valid = match !== null && utcDay(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) === raw && Number(match[1]) >= 1970
-  if (!valid) throw new ApiError(400, 'INVALID_DATE', 'date must be a real calendar date written YYYY-MM-DD')
+  const parsed = parseUtcDate(raw)
+  if (!parsed.ok && parsed.reason === 'out_of_range') throw new ApiError(400, 'DATE_OUT_OF_RANGE', 'date must be from 1970-01-01 on', { supported_range: SUPPORTED_RANGE })
+  if (!parsed.ok) throw new ApiError(400, 'INVALID_DATE', 'date must be a real calendar date written YYYY-MM-DD')
   if (raw > today) throw new ApiError(400, 'DATE_IN_FUTURE', `date ${raw} is after today (${today}, UTC)`)
   return raw
 }

@@ -2,6 +2,7 @@
 import type { AccountRow } from '../accounts/store'
 import type { Plan } from '../accounts/plans'
 import { ApiError } from '../http/errors'
+import { SUPPORTED_RANGE, parseUtcInstant } from '../utc'
 import type { AuditStore } from './store'
 import type { DayTrees } from './day-tree'
 import { addDays, daysBetween } from './dates'
@@ -48,9 +49,10 @@ export function parseLimit(raw: string | undefined): number {
 
 export function parseFrom(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined
-  const ms = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN
-  if (!Number.isFinite(ms)) throw new ApiError(400, 'INVALID_FROM', 'from must be an ISO 8601 date-time, e.g. 2026-11-23T00:00:00Z')
-  return new Date(ms).toISOString()
+  const parsed = parseUtcInstant(raw)
+  if (!parsed.ok && parsed.reason === 'out_of_range') throw new ApiError(400, 'FROM_OUT_OF_RANGE', `from must be from ${SUPPORTED_RANGE.from} to ${SUPPORTED_RANGE.to}`, { supported_range: SUPPORTED_RANGE })
+  if (!parsed.ok) throw new ApiError(400, 'INVALID_FROM', 'from must be an ISO 8601 date-time with a zone designator, e.g. 2026-11-23T00:00:00Z')
+  return new Date(parsed.value).toISOString()
 }
 
 export async function keyReceipts(store: AuditStore, account: AccountRow, query: { limit: number; mic?: string; from?: string }) {

@@ -4,6 +4,8 @@
 // report the new offset up to five hours before a transition (e.g. -4 h for New York at
 // 2026-03-08T02:00Z, when it was still 21:00 EST).
 
+import { isRealDate, utcMs as utcDateMs } from '../utc'
+
 export const MINUTE_MS = 60_000
 export const DAY_MS = 86_400_000
 
@@ -40,7 +42,7 @@ export function zoneOffsetMs(tz: string, utcMs: number): number {
   for (const part of formatterFor(tz).formatToParts(utcMs)) {
     if (part.type !== 'literal') fields[part.type] = Number(part.value)
   }
-  const wallAsUtc = Date.UTC(fields.year!, fields.month! - 1, fields.day!, fields.hour!, fields.minute!, fields.second!)
+  const wallAsUtc = utcDateMs(fields.year!, fields.month!, fields.day!, fields.hour!, fields.minute!, fields.second!)
   return wallAsUtc - Math.floor(utcMs / 1000) * 1000
 }
 
@@ -65,10 +67,8 @@ export function dayNumber(date: string): number {
   const year = Number(match[1])
   const month = Number(match[2])
   const day = Number(match[3])
-  const ms = Date.UTC(year, month - 1, day)
-  const check = new Date(ms)
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return Number.NaN
-  return ms / DAY_MS
+  if (!isRealDate(year, month, day)) return Number.NaN
+  return utcDateMs(year, month, day) / DAY_MS
 }
 
 export function dateOfDayNumber(day: number): string {

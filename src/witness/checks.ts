@@ -5,6 +5,7 @@ import { jcsFlat } from '../crypto/canonical'
 import { jwkThumbprint } from '../crypto/jwk'
 import { verifyStrict } from '../crypto/ed25519'
 import { hasDuplicateMember } from './json-duplicates'
+import { isRealDate, utcMs } from '../utc'
 
 export const MAX_BODY_BYTES = 4096
 export const CHECKPOINT_VERSION = 'evidence.action/1'
@@ -71,8 +72,7 @@ export function validTimestamp(ts: string): boolean {
   if (!match) return false
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number]
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59 || day < 1) return false
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
-  return day <= daysInMonth && Number.isFinite(Date.UTC(year, month - 1, day, hour, minute, second))
+  return isRealDate(year, month, day) && Number.isFinite(utcMs(year, month, day, hour, minute, second))
 }
 
 /** Checks 2 and 3: shape, then every field rule of 2.1. */

@@ -41,9 +41,10 @@ describe('/v5/briefing', () => {
     expect(body.live.overrides).toContainEqual(expect.objectContaining({ mic: 'XLON', status: 'HALTED', reason: 'exchange outage' }))
   })
 
-  test('bad dates: 400 INVALID_DATE', async () => {
+  test('bad dates: 400 INVALID_DATE; real dates before 1970 400 DATE_OUT_OF_RANGE (test/http/instant-range.test.ts)', async () => {
     const t = makeTestApp()
-    for (const date of ['2026-02-30', '26-03-01', '0050-03-01', 'tomorrow']) expect(await t.json(`/v5/briefing?date=${date}`)).toMatchObject({ status: 400, body: { error: 'INVALID_DATE' } })
+    for (const date of ['2026-02-30', '26-03-01', 'tomorrow']) expect(await t.json(`/v5/briefing?date=${date}`)).toMatchObject({ status: 400, body: { error: 'INVALID_DATE' } })
+    expect(await t.json('/v5/briefing?date=0050-03-01')).toMatchObject({ status: 400, body: { error: 'DATE_OUT_OF_RANGE' } })
   })
 })
 

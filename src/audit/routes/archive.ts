@@ -30,7 +30,7 @@ export function archiveRoutes(deps: AppDeps) {
         summary: 'Archive of the live receipts of one MIC and day (API key; builder and pro: last 30 days, free and sandbox: today)',
         responses: responses({
           200: ['Archive page (at most 1,000 receipts; count is the whole day)', t.Object({ mic: t.String(), date: t.String(), count: t.Integer(), receipts: t.Array(t.Object({}, { additionalProperties: true })), next_cursor: t.Union([t.String(), t.Null()]) })],
-          400: 'UNKNOWN_MIC, INVALID_DATE, DATE_IN_FUTURE or INVALID_CURSOR',
+          400: 'UNKNOWN_MIC, INVALID_DATE, DATE_OUT_OF_RANGE, DATE_IN_FUTURE or INVALID_CURSOR',
           401: 'API_KEY_REQUIRED',
           402: 'ACCOUNT_INACTIVE',
           403: 'INVALID_API_KEY, PLAN_ARCHIVE_TODAY_ONLY or ARCHIVE_WINDOW_EXCEEDED',

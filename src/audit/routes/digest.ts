@@ -43,7 +43,7 @@ export function digestRoutes(deps: AppDeps) {
               { additionalProperties: true },
             ),
           ],
-          400: 'INVALID_DATE, DATE_IN_FUTURE or INVALID_CURSOR',
+          400: 'INVALID_DATE, DATE_OUT_OF_RANGE, DATE_IN_FUTURE or INVALID_CURSOR',
           404: 'DIGEST_NOT_FOUND (before the log began)',
         }),
       },

@@ -29,7 +29,7 @@ export function receiptListRoutes(deps: AppDeps) {
         summary: "The key's own receipts (builder or pro key)",
         responses: responses({
           200: ['Audit rows in log order', t.Object({ receipts: t.Array(AuditRowSchema), count: t.Integer() })],
-          400: 'INVALID_LIMIT, INVALID_FROM or UNKNOWN_MIC',
+          400: 'INVALID_LIMIT, INVALID_FROM, FROM_OUT_OF_RANGE or UNKNOWN_MIC',
           401: 'API_KEY_REQUIRED',
           402: 'PLAN_UPGRADE_REQUIRED (free and sandbox keys) or ACCOUNT_INACTIVE',
           403: 'INVALID_API_KEY',

@@ -5,20 +5,16 @@ import type { AppDeps } from '../../deps'
 import { badRequest, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { briefing } from '../briefing'
+import { SUPPORTED_RANGE, parseUtcDate } from '../../utc'
 import { STACK_DEPRECATION, implementations, preTradeStack, showcase } from '../catalogue'
 
 const anyObject = t.Object({}, { additionalProperties: true })
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-
-/** A real calendar date in the years the calendars can speak of; else 400 INVALID_DATE. */
+/** A real calendar date (else 400 INVALID_DATE) in the years the calendars can speak of (else 400 DATE_OUT_OF_RANGE). */
 export function parseBriefingDate(raw: string | undefined, now: number): string {
   if (raw === undefined || raw === '') return new Date(now).toISOString().slice(0, 10)
-  const match = DATE.exec(raw)
-  const year = Number(match?.[1])
-  const ms = match ? Date.parse(`${raw}T00:00:00Z`) : Number.NaN
-  if (!match || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== raw || year < 1970 || year > 9999) {
-    throw badRequest('INVALID_DATE', 'date must be a real calendar date YYYY-MM-DD from 1970 on')
-  }
+  const parsed = parseUtcDate(raw)
+  if (!parsed.ok && parsed.reason === 'out_of_range') throw badRequest('DATE_OUT_OF_RANGE', 'date must be from 1970-01-01 to 9999-12-31', { supported_range: SUPPORTED_RANGE })
+  if (!parsed.ok) throw badRequest('INVALID_DATE', 'date must be a real calendar date YYYY-MM-DD')
   return raw
 }
 
@@ -29,7 +25,7 @@ export function descriptionRoutes(deps: AppDeps, routeTable: () => readonly { me
       detail: {
         tags: ['discovery'],
         summary: 'The day for an agent: sessions in UTC, closures and why, DST changes within 7 days, warnings; overrides and halts for today',
-        responses: responses({ 200: ['Briefing', t.Object({ date: t.String(), venues: t.Array(anyObject), trading: t.Array(t.String()), closed: t.Array(anyObject), unknown: t.Array(t.String()), dst_changes_next_7_days: t.Array(anyObject), calendar_warnings: t.Array(anyObject), live: t.Union([anyObject, t.Null()]), note: t.String() })], 400: 'INVALID_DATE' }),
+        responses: responses({ 200: ['Briefing', t.Object({ date: t.String(), venues: t.Array(anyObject), trading: t.Array(t.String()), closed: t.Array(anyObject), unknown: t.Array(t.String()), dst_changes_next_7_days: t.Array(anyObject), calendar_warnings: t.Array(anyObject), live: t.Union([anyObject, t.Null()]), note: t.String() })], 400: 'INVALID_DATE or DATE_OUT_OF_RANGE (before 1970)' }),
       },
     })
     .get('/v5/pre-trade-stack', () => preTradeStack(deps), {
