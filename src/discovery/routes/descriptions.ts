@@ -6,6 +6,7 @@ import { badRequest, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { briefing } from '../briefing'
 import { STACK_DEPRECATION, implementations, preTradeStack, showcase } from '../catalogue'
+import { figureRoutes } from './figures'
 
 const anyObject = t.Object({}, { additionalProperties: true })
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
@@ -24,6 +25,7 @@ export function parseBriefingDate(raw: string | undefined, now: number): string 
 
 export function descriptionRoutes(deps: AppDeps, routeTable: () => readonly { method: string; path: string }[]) {
   return new Elysia({ name: 'discovery-descriptions' })
+    .use(figureRoutes(deps))
     .get('/v5/briefing', ({ query }) => briefing(deps, parseBriefingDate(query.date, deps.clock.now())), {
       query: t.Object({ date: t.Optional(t.String({ description: 'YYYY-MM-DD (UTC), default today' })) }),
       detail: {
