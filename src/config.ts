@@ -75,6 +75,7 @@ export const CONFIG_VARIABLES = {
   MCP_ANON_DAILY_LIMIT: { kind: 'integer', default: '10', doc: 'signed receipts per client address and UTC day from the tool endpoint without a bearer token (0 = none)', schema: Type.Integer({ minimum: 0 }) },
   SECURITY_CONTACT: { kind: 'string', doc: 'RFC 9116 contact for /.well-known/security.txt (`mailto:` or `https:` URI); unset = that file answers 404 and the start logs a warning', schema: Type.String({ pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://\\S+)$' }) },
   SHOWCASE_FILE: { kind: 'string', doc: 'JSON file of /v5/showcase entries (an array of objects), editable by the operator; default `showcase.json` in DATA_DIR (missing = empty)', schema: Type.String({ minLength: 1 }) },
+  BUILD_INFO_FILE: { kind: 'string', doc: 'JSON the build writes with the test count of the run before it (`tests_passing` of /v5/metrics/public); default `build-info.json` beside the binary (from source: the project root); missing = null', schema: Type.String({ minLength: 1 }) },
   SHOWCASE_SUBMIT_URL: { kind: 'string', doc: '`submit_url` of /v5/showcase (where integrations are submitted); unset = null', schema: Type.String({ pattern: '^(https?://|mailto:)' }) },
   LOG_LEVEL: { kind: 'string', default: 'info', doc: 'debug, info, warn or error', schema: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]) },
   REUSE_PORT: { kind: 'string', default: 'false', doc: '`true` lets several processes listen on one port (SO_REUSEPORT); they must share one DATA_DIR and key. Default: a port in use stops the start', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
@@ -116,6 +117,7 @@ export interface Config {
   mcp: { anonymousDailyLimit: number }
   securityContact: string | null
   showcase: { file: string; submitUrl: string | null }
+  buildInfoFile: string
   x402: { payTo: string | null; network: string; asset: string; assetName: string; assetVersion: string; statusPrice: string; batchPrice: string; chainRpcUrl: string | null; facilitatorUrl: string | null; maxTxAgeSeconds: number }
   paddle: { webhookSecrets: string[]; apiKey: string | null; apiUrl: string; prices: Partial<Record<PaddleProduct, string>> }
   witness: { anonymousDailyCap: number; maxRows: number; maxBytes: number; plan90dUsd: string; plan1yUsd: string; checkoutUrl: string; pricingUrl: string }
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     mcp: { anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT') },
     securityContact: get<string | undefined>('SECURITY_CONTACT') ?? null,
+    buildInfoFile: resolve(get<string | undefined>('BUILD_INFO_FILE') ?? join(programDir(), 'build-info.json')),
     showcase: { file: resolve(get<string | undefined>('SHOWCASE_FILE') ?? join(dataDir, 'showcase.json')), submitUrl: get<string | undefined>('SHOWCASE_SUBMIT_URL') ?? null },
     witness: {
       anonymousDailyCap: get<number>('WITNESS_ANON_DAILY_CAP'),

@@ -28,6 +28,7 @@ import { sqliteSyncAccountWrites, type SyncAccountWrites } from './payments/acco
 import { creditLedger, type CreditLedger } from './payments/credits'
 import { paddleEventHandler } from './payments/paddle/handler'
 import type { PaddleProduct } from './config'
+import { sqliteInstallationStore, type InstallationStore } from './discovery/installation'
 
 export interface AppDeps {
   config: Config
@@ -58,6 +59,8 @@ export interface AppDeps {
   paddleEvents: ReturnType<typeof paddleEventHandler>
   /** Stores the e-mail that carries a newly bought key (synchronous: joins the caller's transaction). */
   keyMail: (mail: { to: string; key: string; product: PaddleProduct | 'builder' | 'pro'; now: number }) => void
+  /** This installation's first start (uptime figures). */
+  installation: InstallationStore
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }
@@ -79,6 +82,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     sampleDoorLimiter: new RateLimiter(60),
     witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
+    installation: sqliteInstallationStore(db),
     ...mcpParts(db, parts),
     ...paymentParts(db, parts),
     ...replace,

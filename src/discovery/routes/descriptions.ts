@@ -7,6 +7,7 @@ import { responses } from '../../http/openapi'
 import { briefing } from '../briefing'
 import { SUPPORTED_RANGE, parseUtcDate } from '../../utc'
 import { STACK_DEPRECATION, implementations, preTradeStack, showcase } from '../catalogue'
+import { figureRoutes } from './figures'
 
 const anyObject = t.Object({}, { additionalProperties: true })
 /** A real calendar date (else 400 INVALID_DATE) in the years the calendars can speak of (else 400 DATE_OUT_OF_RANGE). */
@@ -20,6 +21,7 @@ export function parseBriefingDate(raw: string | undefined, now: number): string 
 
 export function descriptionRoutes(deps: AppDeps, routeTable: () => readonly { method: string; path: string }[]) {
   return new Elysia({ name: 'discovery-descriptions' })
+    .use(figureRoutes(deps))
     .get('/v5/briefing', ({ query }) => briefing(deps, parseBriefingDate(query.date, deps.clock.now())), {
       query: t.Object({ date: t.Optional(t.String({ description: 'YYYY-MM-DD (UTC), default today' })) }),
       detail: {
