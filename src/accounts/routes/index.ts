@@ -2,7 +2,8 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { instantKeyRoutes } from './instant'
+import { emailKeyRoutes } from './email-key'
 
 export function accountRoutes(deps: AppDeps) {
-  return new Elysia({ name: 'account-routes' }).use(instantKeyRoutes(deps))
+  return new Elysia({ name: 'account-routes' }).use(instantKeyRoutes(deps)).use(emailKeyRoutes(deps))
 }
