@@ -77,6 +77,8 @@ export const CONFIG_VARIABLES = {
   SHOWCASE_FILE: { kind: 'string', doc: 'JSON file of /v5/showcase entries (an array of objects), editable by the operator; default `showcase.json` in DATA_DIR (missing = empty)', schema: Type.String({ minLength: 1 }) },
   BUILD_INFO_FILE: { kind: 'string', doc: 'JSON the build writes with the test count of the run before it (`tests_passing` of /v5/metrics/public); default `build-info.json` beside the binary (from source: the project root); missing = null', schema: Type.String({ minLength: 1 }) },
   SHOWCASE_SUBMIT_URL: { kind: 'string', doc: '`submit_url` of /v5/showcase (where integrations are submitted); unset = null', schema: Type.String({ pattern: '^(https?://|mailto:)' }) },
+  SMTP_URL: { kind: 'string', doc: 'outgoing mail server, `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465`; unset = e-mail not configured: /v5/keys/request answers 503 and sandbox keys are not mailed', schema: Type.String({ pattern: '^smtps?://[^\\s/?#]+/?(\\?\\S*)?$' }) },
+  MAIL_FROM: { kind: 'string', doc: 'From address of outgoing mail, `keys@example.com` or `openbell <keys@example.com>`; required with SMTP_URL', schema: Type.String({ pattern: '^([^<>\\r\\n]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)$' }) },
   LOG_LEVEL: { kind: 'string', default: 'info', doc: 'debug, info, warn or error', schema: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]) },
   REUSE_PORT: { kind: 'string', default: 'false', doc: '`true` lets several processes listen on one port (SO_REUSEPORT); they must share one DATA_DIR and key. Default: a port in use stops the start', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
   BODY_TIMEOUT_MS: { kind: 'integer', default: '10000', doc: 'milliseconds a request body may take to arrive; a slower upload gets 408', schema: Type.Integer({ minimum: 100, maximum: 600000 }) },
@@ -115,6 +117,7 @@ export interface Config {
   bodyTimeoutMs: number
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
   mcp: { anonymousDailyLimit: number }
+  mail: { smtpUrl: string | null; from: string | null }
   securityContact: string | null
   showcase: { file: string; submitUrl: string | null }
   buildInfoFile: string
@@ -139,7 +142,7 @@ function readVariable(env: Env, name: ConfigVariable): unknown {
   if (!Value.Check(spec.schema, value)) {
     const first = [...Value.Errors(spec.schema, value)][0]
     // The raw value is not echoed for secrets.
-    const shown = name === 'SIGNING_KEY' || name === 'ADMIN_KEY' || name === 'PADDLE_WEBHOOK_SECRET' || name === 'PADDLE_API_KEY' ? '(value hidden)' : JSON.stringify(raw)
+    const shown = name === 'SIGNING_KEY' || name === 'ADMIN_KEY' || name === 'PADDLE_WEBHOOK_SECRET' || name === 'PADDLE_API_KEY' || name === 'SMTP_URL' ? '(value hidden)' : JSON.stringify(raw)
     const choices = allowedValues(spec.schema)
     throw new ConfigError(name, `${choices ? `must be one of ${choices.join(', ')}` : (first?.message ?? 'invalid value')} (got ${shown})`)
   }
@@ -182,6 +185,9 @@ export function loadConfig(env: Env = process.env): Config {
     if (value !== undefined && Number.isNaN(Date.parse(value))) throw new ConfigError(name, `not a valid instant (got ${JSON.stringify(value)})`)
   }
   if (validFrom && validUntil && Date.parse(validFrom) >= Date.parse(validUntil)) throw new ConfigError('KEY_VALID_UNTIL', 'must be after KEY_VALID_FROM')
+  const smtpUrl = get<string | undefined>('SMTP_URL') ?? null
+  const mailFrom = get<string | undefined>('MAIL_FROM') ?? null
+  if (smtpUrl && !mailFrom) throw new ConfigError('MAIL_FROM', 'required when SMTP_URL is set')
   const localIssuer = /^(localhost|127\.0\.0\.1)(:\d+)?$/.test(issuer)
   const clientIpHeader = get<string>('CLIENT_IP_HEADER')
   const port = get<number>('PORT')
@@ -212,6 +218,7 @@ export function loadConfig(env: Env = process.env): Config {
       intervalMs: get<number>('HALT_FEED_INTERVAL') * 1000,
     },
     mcp: { anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT') },
+    mail: { smtpUrl, from: mailFrom },
     securityContact: get<string | undefined>('SECURITY_CONTACT') ?? null,
     buildInfoFile: resolve(get<string | undefined>('BUILD_INFO_FILE') ?? join(programDir(), 'build-info.json')),
     showcase: { file: resolve(get<string | undefined>('SHOWCASE_FILE') ?? join(dataDir, 'showcase.json')), submitUrl: get<string | undefined>('SHOWCASE_SUBMIT_URL') ?? null },

@@ -29,6 +29,11 @@ import { creditLedger, type CreditLedger } from './payments/credits'
 import { paddleEventHandler } from './payments/paddle/handler'
 import type { PaddleProduct } from './config'
 import { sqliteInstallationStore, type InstallationStore } from './discovery/installation'
+import { selfServiceKeys, type SelfServiceKeys } from './accounts/self-service'
+import { enqueueMail, mailOutbox } from './accounts/mail/outbox'
+import { MailWorker } from './accounts/mail/worker'
+import { mailConfigured, smtpTransport } from './accounts/mail/transport'
+import { boughtKeyMail } from './accounts/offers'
 
 export interface AppDeps {
   config: Config
@@ -61,6 +66,10 @@ export interface AppDeps {
   keyMail: (mail: { to: string; key: string; product: PaddleProduct | 'builder' | 'pro'; now: number }) => void
   /** This installation's first start (uptime figures). */
   installation: InstallationStore
+  /** Instant, e-mailed and sandbox keys; per-address allowances; funnel events. */
+  selfService: SelfServiceKeys
+  /** The mail job over the durable outbox (sends only when SMTP_URL is set). */
+  mail: MailWorker
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }
@@ -85,6 +94,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     installation: sqliteInstallationStore(db),
     ...mcpParts(db, parts),
     ...paymentParts(db, parts),
+    ...accountParts(db, parts),
     ...replace,
   }
 }
@@ -96,12 +106,20 @@ function mcpParts(db: Database, parts: Pick<AppDeps, 'clock' | 'log'>) {
 
 function paymentParts(db: Database, parts: Pick<AppDeps, 'config' | 'log'>) {
   const accountWrites = sqliteSyncAccountWrites(db)
-  const keyMail: AppDeps['keyMail'] = (mail) => parts.log.warn('key e-mail not sent: no mail outbox on this build', { product: mail.product })
+  const keyMail: AppDeps['keyMail'] = (mail) => void enqueueMail(db, { to: mail.to, ...boughtKeyMail(parts.config, mail.key, mail.product) }, mail.now)
   return {
     payments: sqlitePaymentStore(db),
     accountWrites,
     creditLedger: creditLedger(db),
     keyMail,
     paddleEvents: paddleEventHandler(db, { ...accountWrites, enqueueKeyMail: (mail) => keyMail(mail), issueKey: (options) => accountWrites.issueKey(options) }, parts.config.paddle.prices),
+  }
+}
+
+function accountParts(db: Database, parts: Pick<AppDeps, 'config' | 'clock' | 'log'>) {
+  const settings = parts.config.mail
+  return {
+    selfService: selfServiceKeys(db, parts.config),
+    mail: new MailWorker(mailOutbox(db), mailConfigured(settings) ? smtpTransport(settings) : null, parts.clock, parts.log),
   }
 }

@@ -1,0 +1,69 @@
+// What each self-service key offers, and the texts that go with it (answers and e-mails).
+// Figures of spec 8; the free daily limit is left open by the spec (500 here, see docs/accounts.md).
+import type { Config } from '../config'
+
+export const FREE_DAILY_LIMIT_DEFAULT = 500
+export const SANDBOX_CALLS = 200
+export const SANDBOX_DAYS = 7
+export const INSTANT_PER_ADDRESS_PER_DAY = 10
+export const EMAIL_KEYS_PER_ADDRESS = 3
+export const EMAIL_KEY_WINDOW_HOURS = 24
+export const SANDBOX_PER_WINDOW = 1
+export const USE_CASE_MAX = 500
+export const AGENT_ID_MAX = 256
+
+/** Where a key holder goes to upgrade: the operator's pricing page. */
+export function upgradeUrl(config: Config): string {
+  return config.witness.pricingUrl
+}
+
+export function plansOffer(config: Config) {
+  const base = config.publicBaseUrl
+  return {
+    free: { daily_limit: FREE_DAILY_LIMIT_DEFAULT, get: `POST ${base}/v5/keys/instant {"agent_id": "…"}` },
+    builder: { daily_limit: 50_000, price_usdc: '99', mint: `POST ${base}/v5/x402/mint`, checkout: `POST ${base}/v5/checkout {"plan": "builder"}` },
+    pro: { daily_limit: 200_000, price_usdc: '299', mint: `POST ${base}/v5/x402/mint`, checkout: `POST ${base}/v5/checkout {"plan": "pro"}` },
+  }
+}
+
+export function curlExample(config: Config, key: string): string {
+  return `curl -H 'X-Oracle-Key: ${key}' '${config.publicBaseUrl}/v5/status?mic=XNYS'`
+}
+
+export function quickstart(config: Config, key: string) {
+  const url = `${config.publicBaseUrl}/v5/status?mic=XNYS`
+  return {
+    curl: curlExample(config, key),
+    javascript: `const res = await fetch('${url}', { headers: { 'X-Oracle-Key': '${key}' } })\nconsole.log(await res.json())`,
+    python: `import requests\nprint(requests.get('${url}', headers={'X-Oracle-Key': '${key}'}).json())`,
+  }
+}
+
+const signature = (config: Config) => `\n\n-- \n${config.issuer} (${config.publicBaseUrl})\nThis e-mail was requested from ${config.publicBaseUrl}. If it was not you, ignore it.`
+
+export function freeKeyMail(config: Config, key: string) {
+  return {
+    subject: `Your ${config.issuer} API key`,
+    text:
+      `Your free API key:\n\n  ${key}\n\nIt allows ${FREE_DAILY_LIMIT_DEFAULT} requests per UTC day. Send it in the X-Oracle-Key header:\n\n  ${curlExample(config, key)}\n\n` +
+      `This is the only copy: the service stores a hash of the key, not the key. Upgrade: ${upgradeUrl(config)}` +
+      signature(config),
+  }
+}
+
+export function sandboxKeyMail(config: Config, key: string, expiresAt: string) {
+  return {
+    subject: `Your ${config.issuer} sandbox key`,
+    text:
+      `Your sandbox key:\n\n  ${key}\n\nIt allows ${SANDBOX_CALLS} calls in all and expires at ${expiresAt}, whichever comes first.\n\n  ${curlExample(config, key)}\n\n` +
+      `Upgrade: ${upgradeUrl(config)}` +
+      signature(config),
+  }
+}
+
+export function boughtKeyMail(config: Config, key: string, product: string) {
+  return {
+    subject: `Your ${config.issuer} ${product} key`,
+    text: `Thank you for your purchase (${product}). Your API key:\n\n  ${key}\n\nSend it in the X-Oracle-Key header:\n\n  ${curlExample(config, key)}\n\nThis is the only copy: the service stores a hash of the key, not the key.` + signature(config),
+  }
+}

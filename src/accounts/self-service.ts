@@ -1,0 +1,108 @@
+// Keys anyone can get: instant (per agent_id), e-mailed, sandbox. Each request is one immediate
+// SQLite transaction: the allowance is taken, the key row, its funnel event and (where it is
+// mailed) the outbox message are written, and all of it commits before the answer, or none of it.
+import type { Database } from 'bun:sqlite'
+import { randomBytes } from 'node:crypto'
+import type { Config } from '../config'
+import { sha256Hex } from '../crypto/hash'
+import { displayPrefix, hashKey } from './keys'
+import { KEY_CLASSES, type KeyClass, type Plan } from './plans'
+import { addressLimits, DAY_MS, utcDayStart, type Allowance } from './limits'
+import { keyEvents, type KeyChannel } from './events'
+import { enqueueMail } from './mail/outbox'
+import { freeKeyMail, sandboxKeyMail, EMAIL_KEYS_PER_ADDRESS, EMAIL_KEY_WINDOW_HOURS, INSTANT_PER_ADDRESS_PER_DAY, SANDBOX_CALLS, SANDBOX_DAYS, SANDBOX_PER_WINDOW } from './offers'
+
+/** An allowance was used up; `resetAt` is when it opens again (epoch ms). */
+export class AllowanceExhausted extends Error {
+  constructor(
+    readonly scope: string,
+    readonly resetAt: number,
+  ) {
+    super(`allowance ${scope} used up`)
+    this.name = 'AllowanceExhausted'
+  }
+}
+
+export type InstantOutcome = { kind: 'issued'; key: string; keyPrefix: string } | { kind: 'existing'; keyPrefix: string }
+
+const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed: api_keys\.agent_id/.test(error.message)
+
+/** Recipient addresses are limited by a hash of the lower-cased address, not the address. */
+const recipientSubject = (email: string) => sha256Hex(email.toLowerCase())
+
+export function selfServiceKeys(db: Database, config: Config) {
+  const limits = addressLimits(db)
+  const events = keyEvents(db)
+  const insertKey = db.query(
+    `INSERT INTO api_keys (key_hash, key_prefix, class, plan, created_at, expires_at, calls_remaining, agent_id, email)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  )
+  const byAgent = db.query('SELECT key_prefix FROM api_keys WHERE agent_id = ?')
+
+  const newKey = (keyClass: KeyClass, plan: Plan, now: number, extra: { expiresAt?: string; callsRemaining?: number; agentId?: string; email?: string }, channel: KeyChannel) => {
+    const key = KEY_CLASSES[keyClass] + randomBytes(32).toString('hex')
+    const keyPrefix = displayPrefix(key)
+    const row = insertKey.get(hashKey(key), keyPrefix, keyClass, plan, new Date(now).toISOString(), extra.expiresAt ?? null, extra.callsRemaining ?? null, extra.agentId ?? null, extra.email ?? null) as { id: number }
+    events.record(row.id, channel, now)
+    return { key, keyPrefix }
+  }
+
+  const take = (allowance: Allowance, now: number) => {
+    const result = limits.take(allowance, now)
+    if (!result.ok) throw new AllowanceExhausted(allowance.scope, result.resetAt)
+  }
+
+  return {
+    limits,
+    events,
+
+    /** A free key for an agent_id, once; a repeat names the existing key's prefix and spends nothing. */
+    instant(agentId: string, address: string, now: number): InstantOutcome {
+      const run = db.transaction((): InstantOutcome => {
+        const existing = byAgent.get(agentId) as { key_prefix: string } | null
+        if (existing) return { kind: 'existing', keyPrefix: existing.key_prefix }
+        take({ scope: 'instant', subject: address, limit: INSTANT_PER_ADDRESS_PER_DAY, windowStart: utcDayStart(now), windowMs: DAY_MS }, now)
+        return { kind: 'issued', ...newKey('free', 'free', now, { agentId }, 'instant') }
+      })
+      try {
+        return run.immediate()
+      } catch (error) {
+        // Another process inserted the same agent_id between our read and our insert.
+        if (!isUniqueViolation(error)) throw error
+        const existing = byAgent.get(agentId) as { key_prefix: string }
+        return { kind: 'existing', keyPrefix: existing.key_prefix }
+      }
+    },
+
+    /** A free key that only the e-mail carries; the message is queued with it. */
+    emailed(email: string, address: string, now: number): { keyPrefix: string; mailId: number } {
+      return db
+        .transaction(() => {
+          const window = { limit: EMAIL_KEYS_PER_ADDRESS, windowStart: now, windowMs: EMAIL_KEY_WINDOW_HOURS * 3_600_000 }
+          take({ scope: 'email', subject: address, ...window }, now)
+          take({ scope: 'email_to', subject: recipientSubject(email), ...window }, now)
+          const { key, keyPrefix } = newKey('free', 'free', now, { email }, 'email')
+          const mailId = enqueueMail(db, { to: email, ...freeKeyMail(config, key) }, now)
+          return { keyPrefix, mailId }
+        })
+        .immediate()
+    },
+
+    /** A sandbox key: 7 days or 200 calls. Mailed as well when `mail` is true. */
+    sandbox(email: string, address: string, now: number, mail: boolean): { key: string; keyPrefix: string; expiresAt: string; callsRemaining: number; mailId: number | null } {
+      return db
+        .transaction(() => {
+          const window = { limit: SANDBOX_PER_WINDOW, windowStart: now, windowMs: SANDBOX_DAYS * DAY_MS }
+          take({ scope: 'sandbox', subject: address, ...window }, now)
+          take({ scope: 'sandbox_email', subject: recipientSubject(email), ...window }, now)
+          const expiresAt = new Date(now + SANDBOX_DAYS * DAY_MS).toISOString()
+          const issued = newKey('sandbox', 'sandbox', now, { email, expiresAt, callsRemaining: SANDBOX_CALLS }, 'sandbox')
+          const mailId = mail ? enqueueMail(db, { to: email, ...sandboxKeyMail(config, issued.key, expiresAt) }, now) : null
+          return { ...issued, expiresAt, callsRemaining: SANDBOX_CALLS, mailId }
+        })
+        .immediate()
+    },
+  }
+}
+
+export type SelfServiceKeys = ReturnType<typeof selfServiceKeys>

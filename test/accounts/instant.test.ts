@@ -1,0 +1,104 @@
+import { describe, expect, test } from 'bun:test'
+import { makeTestApp } from '../helpers/app'
+import { INSTANT_PER_ADDRESS_PER_DAY, AGENT_ID_MAX } from '../../src/accounts/offers'
+import { keysInLog, KEY_PATTERN, post, restarted } from './self-service-helpers'
+
+const instant = (harness: Parameters<typeof post>[0], body: unknown, address?: string) => post(harness, '/v5/keys/instant', body, address)
+const keyRows = (harness: ReturnType<typeof makeTestApp>) => (harness.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n
+
+describe('POST /v5/keys/instant', () => {
+  test('issues a free key that works on /v5/status; a repeat shows only the masked prefix', async () => {
+    const harness = makeTestApp()
+    const first = await instant(harness, { agent_id: '  trading-bot-7  ' })
+    expect(first.status).toBe(200)
+    expect(first.body.api_key).toMatch(KEY_PATTERN('svc_free_'))
+    expect(first.body.plan).toBe('free')
+    expect(Number.isInteger(first.body.daily_limit)).toBe(true)
+    expect(first.body.example).toContain(first.body.api_key)
+    expect(first.body.upgrade_url).toStartWith('http')
+    expect(first.body.usage).toBeObject()
+    const status = await harness.json('/v5/status?mic=XNYS', { headers: { 'x-oracle-key': first.body.api_key } })
+    expect(status.status).toBe(200)
+    const row = harness.db.query('SELECT agent_id, plan, class FROM api_keys').get() as Record<string, string>
+    expect(row).toEqual({ agent_id: 'trading-bot-7', plan: 'free', class: 'free' })
+
+    const repeat = await instant(harness, { agent_id: 'trading-bot-7' }, '203.0.113.9')
+    expect(repeat.status).toBe(200)
+    expect(repeat.body.api_key).not.toContain(first.body.api_key)
+    expect(repeat.body.api_key).not.toMatch(/[0-9a-f]{64}/)
+    expect(first.body.api_key.startsWith(repeat.body.key_prefix)).toBe(true)
+    expect(repeat.body.note).toContain('only once')
+    expect(keyRows(harness)).toBe(1)
+    expect(keysInLog(harness.log.lines)).toEqual([])
+  })
+
+  test('bad agent_id → 400 INVALID_AGENT_ID and nothing stored', async () => {
+    const harness = makeTestApp()
+    for (const body of [{}, { agent_id: '' }, { agent_id: '   ' }, { agent_id: 42 }, { agent_id: 'x'.repeat(AGENT_ID_MAX + 1) }, { agent_id: 'a\nb' }, '[1]', 'not json']) {
+      const answer = await instant(harness, body)
+      expect(answer.status).toBe(400)
+      expect(answer.body.error).toBe('INVALID_AGENT_ID')
+    }
+    expect((await instant(harness, { agent_id: 'y'.repeat(AGENT_ID_MAX) })).status).toBe(200)
+    expect(keyRows(harness)).toBe(1)
+    expect((harness.db.query('SELECT count(*) AS n FROM address_limits').get() as { n: number }).n).toBe(1)
+  })
+
+  test('other methods → 405', async () => {
+    const harness = makeTestApp()
+    const answer = await harness.json('/v5/keys/instant')
+    expect(answer.status).toBe(405)
+  })
+
+  test(`${INSTANT_PER_ADDRESS_PER_DAY} per client address per UTC day, then 429 with Retry-After to midnight; a new day opens again`, async () => {
+    const harness = makeTestApp({ now: '2026-03-02T22:00:00.000Z' })
+    for (let i = 0; i < INSTANT_PER_ADDRESS_PER_DAY; i++) expect((await instant(harness, { agent_id: `agent-${i}` })).status).toBe(200)
+    const refused = await instant(harness, { agent_id: 'one-more' })
+    expect(refused.status).toBe(429)
+    expect(refused.body.error).toBe('RATE_LIMITED')
+    expect(refused.headers.get('retry-after')).toBe(String(2 * 3600))
+    // A repeat of a known agent_id still answers (it creates nothing and spends nothing).
+    expect((await instant(harness, { agent_id: 'agent-0' })).status).toBe(200)
+    // Another address has its own allowance.
+    expect((await instant(harness, { agent_id: 'elsewhere' }, '192.0.2.50')).status).toBe(200)
+    harness.clock.set('2026-03-02T23:59:59.000Z')
+    expect((await instant(harness, { agent_id: 'one-more' })).headers.get('retry-after')).toBe('1')
+    harness.clock.set('2026-03-03T00:00:00.000Z')
+    expect((await instant(harness, { agent_id: 'one-more' })).status).toBe(200)
+    expect(keyRows(harness)).toBe(INSTANT_PER_ADDRESS_PER_DAY + 2)
+  })
+
+  test('a concurrent burst of 20 from one address admits exactly the limit', async () => {
+    const harness = makeTestApp({ fileDatabase: true })
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => instant(harness, { agent_id: `burst-${i}` })))
+    const statuses = answers.map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 200).length).toBe(INSTANT_PER_ADDRESS_PER_DAY)
+    expect(statuses.filter((status) => status === 429).length).toBe(20 - INSTANT_PER_ADDRESS_PER_DAY)
+    expect(keyRows(harness)).toBe(INSTANT_PER_ADDRESS_PER_DAY)
+  })
+
+  test('concurrent requests for one agent_id create one key, shown once', async () => {
+    const harness = makeTestApp({ fileDatabase: true })
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => instant(harness, { agent_id: 'same-agent' }, `198.51.100.${i + 1}`)))
+    expect(answers.every((answer) => answer.status === 200)).toBe(true)
+    expect(answers.filter((answer) => KEY_PATTERN('svc_free_').test(answer.body.api_key)).length).toBe(1)
+    expect(keyRows(harness)).toBe(1)
+  })
+
+  test('the database refuses a second key for one agent_id (UNIQUE)', async () => {
+    const harness = makeTestApp()
+    await instant(harness, { agent_id: 'unique-agent' })
+    expect(() =>
+      harness.db.run(`INSERT INTO api_keys (key_hash, key_prefix, class, plan, created_at, agent_id) VALUES ('${'0'.repeat(64)}', 'svc_free_00000000', 'free', 'free', '2026-01-01T00:00:00Z', 'unique-agent')`),
+    ).toThrow(/UNIQUE/)
+  })
+
+  test('a restart keeps the per-address count', async () => {
+    const harness = makeTestApp({ fileDatabase: true })
+    for (let i = 0; i < INSTANT_PER_ADDRESS_PER_DAY - 1; i++) expect((await instant(harness, { agent_id: `before-${i}` })).status).toBe(200)
+    const again = restarted(harness, harness.clock.now() + 60_000)
+    expect((await instant(again, { agent_id: 'last-one' })).status).toBe(200)
+    expect((await instant(again, { agent_id: 'too-many' })).status).toBe(429)
+    again.db.close()
+  })
+})
