@@ -28,6 +28,8 @@ import { sqliteSyncAccountWrites, type SyncAccountWrites } from './payments/acco
 import { creditLedger, type CreditLedger } from './payments/credits'
 import { paddleEventHandler } from './payments/paddle/handler'
 import type { PaddleProduct } from './config'
+import { Meter } from './accounts/metering'
+import { sqliteMeterWrites, sqliteUsageStore } from './accounts/usage-store'
 
 export interface AppDeps {
   config: Config
@@ -58,6 +60,8 @@ export interface AppDeps {
   paddleEvents: ReturnType<typeof paddleEventHandler>
   /** Stores the e-mail that carries a newly bought key (synchronous: joins the caller's transaction). */
   keyMail: (mail: { to: string; key: string; product: PaddleProduct | 'builder' | 'pro'; now: number }) => void
+  /** Per-key request metering and limits of /v5/status, /v5/batch and the tool endpoint (written behind once a second). */
+  meter: Meter
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }
@@ -79,6 +83,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     sampleDoorLimiter: new RateLimiter(60),
     witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
+    meter: new Meter(sqliteUsageStore(db), sqliteMeterWrites(db), parts.clock, parts.log, { daily: parts.config.metering.freeDailyLimit, monthly: parts.config.metering.freeMonthlyLimit }),
     ...mcpParts(db, parts),
     ...paymentParts(db, parts),
     ...replace,
