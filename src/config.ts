@@ -72,6 +72,8 @@ export const CONFIG_VARIABLES = {
   WITNESS_CHECKOUT_URL: { kind: 'string', doc: 'where `upgrade.checkout` POSTs to start a purchase; default `<PUBLIC_BASE_URL>/v5/checkout`', schema: Type.String({ pattern: '^https?://' }) },
   WITNESS_PRICING_URL: { kind: 'string', doc: 'pricing page named in `upgrade.pricing`; default `<PUBLIC_BASE_URL>/pricing`', schema: Type.String({ pattern: '^https?://' }) },
   RECEIPT_RETENTION_DAYS: { kind: 'integer', default: '35', doc: 'days full signed receipt bodies are kept in the audit log (at least 31, the archive window); ids, sealed digests and proofs are kept for good', schema: Type.Integer({ minimum: 31, maximum: 36500 }) },
+  FREE_DAILY_LIMIT: { kind: 'integer', default: '500', doc: 'requests per UTC day on /v5/status and /v5/batch for a free key before credits are spent (then 402)', schema: Type.Integer({ minimum: 1 }) },
+  FREE_MONTHLY_LIMIT: { kind: 'integer', default: '15000', doc: 'monthly figure reported for free keys by /v5/usage (the daily limit is what is enforced)', schema: Type.Integer({ minimum: 1 }) },
   MCP_ANON_DAILY_LIMIT: { kind: 'integer', default: '10', doc: 'signed receipts per client address and UTC day from the tool endpoint without a bearer token (0 = none)', schema: Type.Integer({ minimum: 0 }) },
   SECURITY_CONTACT: { kind: 'string', doc: 'RFC 9116 contact for /.well-known/security.txt (`mailto:` or `https:` URI); unset = that file answers 404 and the start logs a warning', schema: Type.String({ pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://\\S+)$' }) },
   SHOWCASE_FILE: { kind: 'string', doc: 'JSON file of /v5/showcase entries (an array of objects), editable by the operator; default `showcase.json` in DATA_DIR (missing = empty)', schema: Type.String({ minLength: 1 }) },
@@ -118,6 +120,7 @@ export interface Config {
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
   mcp: { anonymousDailyLimit: number }
   mail: { smtpUrl: string | null; from: string | null }
+  metering: { freeDailyLimit: number; freeMonthlyLimit: number }
   securityContact: string | null
   showcase: { file: string; submitUrl: string | null }
   buildInfoFile: string
@@ -219,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     mcp: { anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT') },
     mail: { smtpUrl, from: mailFrom },
+    metering: { freeDailyLimit: get<number>('FREE_DAILY_LIMIT'), freeMonthlyLimit: get<number>('FREE_MONTHLY_LIMIT') },
     securityContact: get<string | undefined>('SECURITY_CONTACT') ?? null,
     buildInfoFile: resolve(get<string | undefined>('BUILD_INFO_FILE') ?? join(programDir(), 'build-info.json')),
     showcase: { file: resolve(get<string | undefined>('SHOWCASE_FILE') ?? join(dataDir, 'showcase.json')), submitUrl: get<string | undefined>('SHOWCASE_SUBMIT_URL') ?? null },

@@ -34,6 +34,8 @@ import { enqueueMail, mailOutbox } from './accounts/mail/outbox'
 import { MailWorker } from './accounts/mail/worker'
 import { mailConfigured, smtpTransport } from './accounts/mail/transport'
 import { boughtKeyMail } from './accounts/offers'
+import { Meter } from './accounts/metering'
+import { sqliteMeterWrites, sqliteUsageStore } from './accounts/usage-store'
 
 export interface AppDeps {
   config: Config
@@ -70,6 +72,8 @@ export interface AppDeps {
   selfService: SelfServiceKeys
   /** The mail job over the durable outbox (sends only when SMTP_URL is set). */
   mail: MailWorker
+  /** Per-key request metering and limits of /v5/status, /v5/batch and the tool endpoint (written behind once a second). */
+  meter: Meter
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }
@@ -92,6 +96,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
     installation: sqliteInstallationStore(db),
+    meter: new Meter(sqliteUsageStore(db), sqliteMeterWrites(db), parts.clock, parts.log, { daily: parts.config.metering.freeDailyLimit, monthly: parts.config.metering.freeMonthlyLimit }),
     ...mcpParts(db, parts),
     ...paymentParts(db, parts),
     ...accountParts(db, parts),

@@ -81,6 +81,7 @@ async function serve(): Promise<void> {
   const stopRetention = deps.auditTrail.retention.start()
   const stopMcpUsage = deps.mcpUsage.start()
   const stopMcpAllowance = deps.mcpAllowance.start()
+  const stopMeter = deps.meter.start()
   deps.healthExtras.push(() => ({ halt_monitor: deps.halts.status() }))
   let app: ReturnType<typeof buildApp>
   try {
@@ -107,6 +108,7 @@ async function serve(): Promise<void> {
     stopRetention()
     await stopMcpUsage()
     await stopMcpAllowance()
+    await stopMeter()
     db.close()
     log.info('stopped')
     process.exit(0)

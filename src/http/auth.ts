@@ -7,6 +7,7 @@ import { accountUsable, findAccountByKey } from '../accounts/keys'
 import type { AccountRow } from '../accounts/store'
 import { sha256 } from '../crypto/hash'
 import { ApiError } from './errors'
+import { sandboxExhausted } from '../accounts/meter-answer'
 
 export const API_KEY_HEADER = 'x-oracle-key'
 
@@ -24,20 +25,26 @@ export async function checkApiKey(deps: Pick<AppDeps, 'accounts' | 'clock'>, key
   return accountUsable(account, deps.clock.now()) ? { kind: 'ok', account } : { kind: 'inactive', account }
 }
 
-export function keyCheckError(check: Exclude<KeyCheck, { kind: 'ok' }>): ApiError {
+export function keyCheckError(check: Exclude<KeyCheck, { kind: 'ok' }>, deps: Pick<AppDeps, 'config'>): ApiError {
   switch (check.kind) {
     case 'missing':
       return new ApiError(401, 'API_KEY_REQUIRED', 'send your API key in the X-Oracle-Key header')
     case 'unknown':
       return new ApiError(403, 'INVALID_API_KEY', 'the API key is not recognised')
-    case 'inactive':
-      return new ApiError(402, 'ACCOUNT_INACTIVE', `the account is ${check.account.status === 'active' ? 'expired' : check.account.status}; renew or reactivate it`)
+    case 'inactive': {
+      // Suspended or cancelled: 402 with the account status (issue 10). Past its expiry: a sandbox
+      // key is exhausted; any other key has expired.
+      const { account } = check
+      if (account.status !== 'active') return new ApiError(402, 'ACCOUNT_INACTIVE', `the account is ${account.status}; renew or reactivate it`, { status: account.status })
+      if (account.plan === 'sandbox') return sandboxExhausted(deps, account, null)
+      return new ApiError(402, 'KEY_EXPIRED', `this key expired at ${account.expires_at}`, { expires_at: account.expires_at })
+    }
   }
 }
 
-export async function requireAccount(deps: Pick<AppDeps, 'accounts' | 'clock'>, key: string | null | undefined): Promise<AccountRow> {
+export async function requireAccount(deps: Pick<AppDeps, 'accounts' | 'clock' | 'config'>, key: string | null | undefined): Promise<AccountRow> {
   const check = await checkApiKey(deps, key)
-  if (check.kind !== 'ok') throw keyCheckError(check)
+  if (check.kind !== 'ok') throw keyCheckError(check, deps)
   return check.account
 }
 

@@ -1,20 +1,31 @@
-// Access to paid receipts: an API key, or (spec 5 rule 2) a 402 that says how to pay with x402.
+// Access to paid receipts: an API key, metered per key (src/accounts/metering.ts), or (spec 5
+// rule 2) an x402 payment; otherwise a 402 that says how to pay.
 import type { AppDeps } from '../deps'
 import type { AccountRow } from '../accounts/store'
 import { API_KEY_HEADER, checkApiKey, keyCheckError } from '../http/auth'
 import { ApiError } from '../http/errors'
+import { meter } from '../accounts/meter-answer'
 import { paymentRequired } from '../payments/requirements'
 import { payForRequest, type PaidRequest } from '../payments/service'
 
-export type Access = { kind: 'key'; account: AccountRow } | { kind: 'payment'; paid: PaidRequest }
+/** `headers`: the X-RateLimit-* headers the answer carries. */
+export type Access = { kind: 'key'; account: AccountRow; headers: Record<string, string> } | { kind: 'payment'; paid: PaidRequest }
 
-/** An API key, or an x402 payment settled before the answer; otherwise 402 with the requirements. */
+const carriesPayment = (headers: Headers) => headers.has('payment-signature') || headers.has('x-payment')
+
+/**
+ * An API key within its limits (counted here), or an x402 payment settled before the answer;
+ * otherwise 402 with the requirements. A free key past its quota may still pay per request.
+ */
 export async function requireKeyOrPayment(deps: AppDeps, request: Request, price: string, description: string, purpose: string): Promise<Access> {
   const check = await checkApiKey(deps, request.headers.get(API_KEY_HEADER))
-  if (check.kind === 'ok') return { kind: 'key', account: check.account }
-  if (check.kind !== 'missing') throw keyCheckError(check)
   const url = new URL(request.url)
   const resourceUrl = `${deps.config.publicBaseUrl}${url.pathname}`
+  if (check.kind === 'ok') {
+    const metered = await meter(deps, check.account, url.pathname, { resourceUrl, price, description })
+    if (metered.admitted) return { kind: 'key', account: check.account, headers: metered.headers }
+    if (metered.reason !== 'free_exhausted' || !carriesPayment(request.headers)) throw metered.error
+  } else if (check.kind !== 'missing') throw keyCheckError(check, deps)
   const paid = await payForRequest(deps, request.headers, { resourceUrl, price, description, purpose })
   if (paid) return { kind: 'payment', paid }
   const { body, header } = paymentRequired(deps.config, resourceUrl, price, description)

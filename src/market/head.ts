@@ -15,7 +15,7 @@ export const isHead = (request: Request) => request.method === 'HEAD'
  */
 export async function headOfPaidRoute(deps: AppDeps, request: Request, price: string, description: string, purpose: string): Promise<Response> {
   const check = await checkApiKey(deps, request.headers.get(API_KEY_HEADER))
-  if (check.kind !== 'ok' && check.kind !== 'missing') throw keyCheckError(check)
+  if (check.kind !== 'ok' && check.kind !== 'missing') throw keyCheckError(check, deps)
   if (check.kind === 'missing') {
     const headers = new Headers(request.headers)
     headers.delete('payment-signature')

@@ -18,6 +18,7 @@ export function batchRoutes(deps: AppDeps) {
       if (isHead(request)) return headOfPaidRoute(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts', 'batch')
       const access = await requireKeyOrPayment(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts', 'batch')
       if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
+      else Object.assign(set.headers, access.headers)
       const now = deps.clock.now()
       const snapshot = deps.calendars.snapshot()
       const resolutions = await Promise.all(mics.map((mic) => resolveStatus(deps, mic, now, snapshot)))

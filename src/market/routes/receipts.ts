@@ -25,6 +25,7 @@ export function receiptRoutes(deps: AppDeps) {
         if (isHead(request)) return headOfPaidRoute(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt', 'status')
         const access = await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt', 'status')
         if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
+        else Object.assign(set.headers, access.headers)
         return issueLiveReceipt(deps, mic, auditContextOf(access, '/v5/status'))
       },
       {

@@ -1,0 +1,86 @@
+// SQL for per-key request counts (one row per key and UTC day; a month is the sum of its days)
+// and the two account writes metering needs at once: debiting a credit and spending a sandbox
+// call. Those two are synchronous so that the check and the write are one step.
+import type { Database } from 'bun:sqlite'
+import { creditLedger } from '../payments/credits'
+
+export const KEY_USAGE_SCHEMA_V8 = `
+CREATE TABLE key_usage (
+  account_id INTEGER NOT NULL REFERENCES api_keys (id),
+  day TEXT NOT NULL CHECK (length(day) = 10),
+  requests INTEGER NOT NULL CHECK (requests >= 0),
+  PRIMARY KEY (account_id, day)
+) WITHOUT ROWID;
+`
+
+export interface UsageCounts {
+  day: number
+  month: number
+}
+
+/** Async reads and batched writes (a networked store could stand behind them). */
+export interface UsageStore {
+  /** Stored requests of a key on a UTC day (YYYY-MM-DD) and in that day's month. */
+  counts(accountId: number, day: string): Promise<UsageCounts>
+  /** Adds counted requests, one transaction for all of them. */
+  add(rows: readonly { accountId: number; day: string; requests: number }[]): Promise<void>
+  /** Stored requests of every key on a day (for `keys list`). */
+  onDay(day: string): Promise<Map<number, number>>
+}
+
+/** Synchronous account writes on the request path (bun:sqlite; each is one statement or transaction). */
+export interface MeterWrites {
+  /** Takes one credit when the balance is positive; the new balance, or null when there was none. */
+  debitCredit(accountId: number, reference: string, at: string): number | null
+  /** Spends one sandbox call (a key without a stored allowance starts at `allowance`); calls left, or null when none. */
+  spendSandboxCall(accountId: number, allowance: number): number | null
+  /** Fresh credit balance (the cached account row may be a second old). */
+  creditBalance(accountId: number): number
+}
+
+export function sqliteUsageStore(db: Database): UsageStore {
+  const day = db.query('SELECT requests FROM key_usage WHERE account_id = ? AND day = ?')
+  const month = db.query('SELECT coalesce(sum(requests), 0) AS n FROM key_usage WHERE account_id = ? AND day >= ? AND day <= ?')
+  const add = db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?1, ?2, ?3) ON CONFLICT (account_id, day) DO UPDATE SET requests = requests + ?3')
+  const onDay = db.query('SELECT account_id, requests FROM key_usage WHERE day = ?')
+  const addAll = db.transaction((rows: readonly { accountId: number; day: string; requests: number }[]) => {
+    for (const row of rows) if (row.requests > 0) add.run(row.accountId, row.day, row.requests)
+  })
+  return {
+    async counts(accountId, today) {
+      const prefix = today.slice(0, 8)
+      return {
+        day: (day.get(accountId, today) as { requests: number } | null)?.requests ?? 0,
+        month: (month.get(accountId, `${prefix}01`, `${prefix}31`) as { n: number }).n,
+      }
+    },
+    async add(rows) {
+      addAll(rows)
+    },
+    async onDay(today) {
+      return new Map((onDay.all(today) as { account_id: number; requests: number }[]).map((row) => [row.account_id, row.requests]))
+    },
+  }
+}
+
+export function sqliteMeterWrites(db: Database): MeterWrites {
+  const ledger = creditLedger(db)
+  const debit = db.query('UPDATE api_keys SET credit_balance = credit_balance - 1 WHERE id = ? AND credit_balance > 0 RETURNING credit_balance')
+  const spend = db.query('UPDATE api_keys SET calls_remaining = coalesce(calls_remaining, ?2) - 1 WHERE id = ?1 AND coalesce(calls_remaining, ?2) > 0 RETURNING calls_remaining')
+  const balance = db.query('SELECT credit_balance FROM api_keys WHERE id = ?')
+  const debitTx = db.transaction((accountId: number, reference: string, at: string) => {
+    const row = debit.get(accountId) as { credit_balance: number } | null
+    if (!row) return null
+    ledger.record(accountId, -1, 'debit', reference, at)
+    return row.credit_balance
+  })
+  return {
+    debitCredit: (accountId, reference, at) => debitTx.immediate(accountId, reference, at),
+    spendSandboxCall(accountId, allowance) {
+      return (spend.get(accountId, allowance) as { calls_remaining: number } | null)?.calls_remaining ?? null
+    },
+    creditBalance(accountId) {
+      return (balance.get(accountId) as { credit_balance: number } | null)?.credit_balance ?? 0
+    },
+  }
+}
