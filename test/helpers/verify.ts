@@ -31,3 +31,9 @@ export function signedMembers(receipt: Record<string, unknown>): string[] {
   const unsigned = new Set(['signature', 'receipt', 'discovery_url', 'door', 'note', 'exchange_count', 'supported_mics'])
   return Object.keys(receipt).filter((key) => !unsigned.has(key)).sort()
 }
+
+/** As a strict client would accept a receipt: the signature verifies and, at `now`, it has not expired. */
+export function acceptsReceipt(registry: KeyRegistry, receipt: Record<string, unknown>, now: number): { valid: boolean; expired: boolean } {
+  const expiresAt = Date.parse(String(receipt.expires_at))
+  return { valid: verifyWithRegistry(registry, receipt), expired: !Number.isFinite(expiresAt) || now > expiresAt }
+}

@@ -25,7 +25,7 @@ export function marketDiscoveryRoutes(deps: AppDeps) {
         detail: {
           tags: ['verification'],
           summary: 'Five freshly signed conformance vectors with their canonical bytes',
-          responses: responses({ 200: ['Conformance vectors', t.Object({ generated_at: t.String(), public_key: t.String(), vectors: t.Array(t.Object({ name: t.String(), receipt: t.Object({}, { additionalProperties: true }), canonical_payload: t.String({ description: 'base64 of the exact signed bytes' }), public_key: t.String() }, { additionalProperties: true })) }, { additionalProperties: true })], 500: 'CRITICAL_FAILURE' }),
+          responses: responses({ 200: ['Conformance vectors', t.Object({ generated_at: t.String(), public_key: t.String(), vectors: t.Array(t.Object({ name: t.String(), synthetic_time: t.Union([t.String({ description: 'unsigned: the instant the status was evaluated at (null for health)' }), t.Null()]), receipt: t.Object({}, { additionalProperties: true }), canonical_payload: t.String({ description: 'base64 of the exact signed bytes' }), public_key: t.String() }, { additionalProperties: true })) }, { additionalProperties: true })], 500: 'CRITICAL_FAILURE' }),
         },
       },
     )
