@@ -3,7 +3,8 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { instantKeyRoutes } from './instant'
 import { emailKeyRoutes } from './email-key'
+import { sandboxRoutes } from './sandbox'
 
 export function accountRoutes(deps: AppDeps) {
-  return new Elysia({ name: 'account-routes' }).use(instantKeyRoutes(deps)).use(emailKeyRoutes(deps))
+  return new Elysia({ name: 'account-routes' }).use(instantKeyRoutes(deps)).use(emailKeyRoutes(deps)).use(sandboxRoutes(deps))
 }
