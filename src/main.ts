@@ -23,6 +23,9 @@ import { checkHost, ListenError, listenOptions, listenOrFail, probePort } from '
 import { openCliDatabase, takeInitFlag } from './cli/database'
 import { runBackupCommand } from './cli/backup'
 import { USAGE } from './cli/usage'
+import { runMailCommand } from './cli/mail'
+import { mailOutbox } from './accounts/mail/outbox'
+import { startAccountJobs } from './accounts/jobs'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
 process.env.TZ = 'UTC'
@@ -82,6 +85,7 @@ async function serve(): Promise<void> {
   const stopMcpUsage = deps.mcpUsage.start()
   const stopMcpAllowance = deps.mcpAllowance.start()
   const stopMeter = deps.meter.start()
+  const stopAccountJobs = startAccountJobs(deps)
   deps.healthExtras.push(() => ({ halt_monitor: deps.halts.status() }))
   let app: ReturnType<typeof buildApp>
   try {
@@ -109,6 +113,7 @@ async function serve(): Promise<void> {
     await stopMcpUsage()
     await stopMcpAllowance()
     await stopMeter()
+    await stopAccountJobs()
     db.close()
     log.info('stopped')
     process.exit(0)
@@ -125,7 +130,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === undefined || command === 'serve') return serve()
   if (command === 'calendars') process.exit(runCalendarsCommand(rest, configOrExit().schedulesDir))
-  if (command === 'keys' || command === 'overrides' || command === 'backup') {
+  if (command === 'keys' || command === 'overrides' || command === 'backup' || command === 'mail') {
     const config = configOrExit()
     const log = createLogger('warn')
     const { args, init } = takeInitFlag(rest)
@@ -136,6 +141,7 @@ async function main(argv: string[]): Promise<void> {
     const code =
       command === 'keys' ? await runKeysCommand(args, sqliteAccountStore(db), new Date(), out)
       : command === 'overrides' ? await runOverridesCommand(args, overrideService(db, log), systemClock.now(), out)
+      : command === 'mail' ? runMailCommand(args, mailOutbox(db), config, systemClock.now(), out)
       : runBackupCommand(args, db, out)
     db.close()
     process.exit(code)

@@ -13,16 +13,16 @@ export interface FunnelDay {
 }
 
 export function keyEvents(db: Database) {
-  const insert = db.query('INSERT INTO key_events (account_id, channel, day, created_at) VALUES (?, ?, ?, ?)')
+  const insert = db.query('INSERT INTO key_events (account_id, channel, day, created_at, use_case) VALUES (?, ?, ?, ?, ?)')
   const ofDay = db.query('SELECT e.channel, k.key_hash FROM key_events e JOIN api_keys k ON k.id = e.account_id WHERE e.day = ?')
   // Metering may record a last use on the key row (api_keys.last_used_at); read it when the column exists.
   const hasLastUsed = (db.query(`SELECT count(*) AS n FROM pragma_table_info('api_keys') WHERE name = 'last_used_at'`).get() as { n: number }).n > 0
   const lastUsed = hasLastUsed ? db.query('SELECT last_used_at IS NOT NULL AS used FROM api_keys WHERE key_hash = ?') : null
   return {
     /** Synchronous: joins the transaction that creates the key. */
-    record(accountId: number, channel: KeyChannel, now: number): void {
+    record(accountId: number, channel: KeyChannel, now: number, useCase: string | null = null): void {
       const at = new Date(now).toISOString()
-      insert.run(accountId, channel, at.slice(0, 10), at)
+      insert.run(accountId, channel, at.slice(0, 10), at, useCase)
     },
     /**
      * The day's keys and how many of them were used. `usedElsewhere` answers for a key whose row

@@ -16,7 +16,8 @@ CREATE TABLE key_events (
   account_id INTEGER NOT NULL REFERENCES api_keys (id),
   channel TEXT NOT NULL CHECK (channel IN ('instant', 'email', 'sandbox')),
   day TEXT NOT NULL,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  use_case TEXT CHECK (use_case IS NULL OR length(use_case) <= 500)
 );
 CREATE INDEX key_events_day ON key_events (day, channel);
 `

@@ -39,11 +39,11 @@ export function selfServiceKeys(db: Database, config: Config) {
   )
   const byAgent = db.query('SELECT key_prefix FROM api_keys WHERE agent_id = ?')
 
-  const newKey = (keyClass: KeyClass, plan: Plan, now: number, extra: { expiresAt?: string; callsRemaining?: number; agentId?: string; email?: string }, channel: KeyChannel) => {
+  const newKey = (keyClass: KeyClass, plan: Plan, now: number, extra: { expiresAt?: string; callsRemaining?: number; agentId?: string; email?: string; useCase?: string | null }, channel: KeyChannel) => {
     const key = KEY_CLASSES[keyClass] + randomBytes(32).toString('hex')
     const keyPrefix = displayPrefix(key)
     const row = insertKey.get(hashKey(key), keyPrefix, keyClass, plan, new Date(now).toISOString(), extra.expiresAt ?? null, extra.callsRemaining ?? null, extra.agentId ?? null, extra.email ?? null) as { id: number }
-    events.record(row.id, channel, now)
+    events.record(row.id, channel, now, extra.useCase ?? null)
     return { key, keyPrefix }
   }
 
@@ -89,14 +89,14 @@ export function selfServiceKeys(db: Database, config: Config) {
     },
 
     /** A sandbox key: 7 days or 200 calls. Mailed as well when `mail` is true. */
-    sandbox(email: string, address: string, now: number, mail: boolean): { key: string; keyPrefix: string; expiresAt: string; callsRemaining: number; mailId: number | null } {
+    sandbox(email: string, useCase: string | null, address: string, now: number, mail: boolean): { key: string; keyPrefix: string; expiresAt: string; callsRemaining: number; mailId: number | null } {
       return db
         .transaction(() => {
           const window = { limit: SANDBOX_PER_WINDOW, windowStart: now, windowMs: SANDBOX_DAYS * DAY_MS }
           take({ scope: 'sandbox', subject: address, ...window }, now)
           take({ scope: 'sandbox_email', subject: recipientSubject(email), ...window }, now)
           const expiresAt = new Date(now + SANDBOX_DAYS * DAY_MS).toISOString()
-          const issued = newKey('sandbox', 'sandbox', now, { email, expiresAt, callsRemaining: SANDBOX_CALLS }, 'sandbox')
+          const issued = newKey('sandbox', 'sandbox', now, { email, expiresAt, callsRemaining: SANDBOX_CALLS, useCase }, 'sandbox')
           const mailId = mail ? enqueueMail(db, { to: email, ...sandboxKeyMail(config, issued.key, expiresAt) }, now) : null
           return { ...issued, expiresAt, callsRemaining: SANDBOX_CALLS, mailId }
         })

@@ -4,11 +4,12 @@ export const USAGE = `usage: openbell [command]
   openbell [serve]                 start the service (configuration: environment variables, see README)
   openbell keys create|list|suspend|activate|cancel …   manage API keys
   openbell overrides set|clear|list …                    the operator circuit breaker
+  openbell mail status             e-mail outbox: queued, sent and failed counts (no keys)
   openbell backup <new file>       consistent copy of the database (mode 0600)
   openbell calendars check [dir]   validate schedule files offline
   openbell calendars basis [dir]   print the basis-by-year table of docs/calendars.md
   openbell healthcheck             exit 0 when the local service answers /v5/health
   openbell --help                  this text
 
-The keys, overrides and backup commands open the service's database (DATA_DIR, default data/
+The keys, overrides, mail and backup commands open the service's database (DATA_DIR, default data/
 beside the binary) and print its path first. They refuse to create a new one unless given --init.`

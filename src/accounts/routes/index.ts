@@ -3,7 +3,9 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { instantKeyRoutes } from './instant'
 import { emailKeyRoutes } from './email-key'
+import { sandboxRoutes } from './sandbox'
+import { funnelRoutes } from './funnel'
 
 export function accountRoutes(deps: AppDeps) {
-  return new Elysia({ name: 'account-routes' }).use(instantKeyRoutes(deps)).use(emailKeyRoutes(deps))
+  return new Elysia({ name: 'account-routes' }).use(instantKeyRoutes(deps)).use(emailKeyRoutes(deps)).use(sandboxRoutes(deps)).use(funnelRoutes(deps))
 }

@@ -1,0 +1,22 @@
+// `openbell mail status`: the outbox counts (queued, sent, failed) and the oldest queued message's
+// age. It never prints recipients, bodies or keys.
+import type { Config } from '../config'
+import type { MailOutbox } from '../accounts/mail/outbox'
+import { mailConfigured } from '../accounts/mail/transport'
+
+const USAGE = 'usage: openbell mail status'
+
+export function runMailCommand(args: string[], outbox: MailOutbox, config: Pick<Config, 'mail'>, now: number, out: (line: string) => void): number {
+  if (args.length !== 1 || args[0] !== 'status') {
+    out(USAGE)
+    return 2
+  }
+  const counts = outbox.counts()
+  const oldest = outbox.oldestQueuedAt()
+  out(`e-mail: ${mailConfigured(config.mail) ? 'configured' : 'not configured (SMTP_URL unset): queued mail waits'}`)
+  out(`queued: ${counts.queued}`)
+  out(`sent: ${counts.sent}`)
+  out(`failed: ${counts.failed}`)
+  if (oldest) out(`oldest queued: ${oldest} (${Math.max(0, Math.round((now - Date.parse(oldest)) / 60_000))} min ago)`)
+  return 0
+}
