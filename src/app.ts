@@ -61,7 +61,7 @@ export function buildApp(deps: AppDeps) {
             { name: 'audit', description: 'Receipt archive, receipt listing, daily Merkle digests, their chain and inclusion proofs' },
             { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
             { name: 'tools', description: 'Tool endpoint (JSON-RPC 2.0, Model Context Protocol)' },
-            { name: 'accounts', description: 'Self-service keys (instant, e-mail, sandbox) and the key funnel' },
+            { name: 'accounts', description: 'Self-service keys (instant, e-mail, sandbox), account, usage, OAuth client-credentials tokens and the key funnel' },
             { name: 'payments', description: 'x402 payments, credits, paid keys, card checkout and billing-provider notifications' },
           ],
         },

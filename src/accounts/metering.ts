@@ -88,6 +88,11 @@ export class Meter {
     return { today: state.dayCount, month: state.monthCount }
   }
 
+  /** Sandbox calls a key has left (fresh from the store). */
+  sandboxCallsLeft(accountId: number, allowance: number): number {
+    return this.writes.sandboxCallsLeft(accountId, allowance)
+  }
+
   /** Fresh credit balance of a key. */
   creditBalance(accountId: number): number {
     return this.writes.creditBalance(accountId)

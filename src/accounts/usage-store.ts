@@ -36,6 +36,8 @@ export interface MeterWrites {
   spendSandboxCall(accountId: number, allowance: number): number | null
   /** Fresh credit balance (the cached account row may be a second old). */
   creditBalance(accountId: number): number
+  /** Sandbox calls left (a key without a stored allowance has `allowance`). */
+  sandboxCallsLeft(accountId: number, allowance: number): number
 }
 
 export function sqliteUsageStore(db: Database): UsageStore {
@@ -68,6 +70,7 @@ export function sqliteMeterWrites(db: Database): MeterWrites {
   const debit = db.query('UPDATE api_keys SET credit_balance = credit_balance - 1 WHERE id = ? AND credit_balance > 0 RETURNING credit_balance')
   const spend = db.query('UPDATE api_keys SET calls_remaining = coalesce(calls_remaining, ?2) - 1 WHERE id = ?1 AND coalesce(calls_remaining, ?2) > 0 RETURNING calls_remaining')
   const balance = db.query('SELECT credit_balance FROM api_keys WHERE id = ?')
+  const callsLeft = db.query('SELECT coalesce(calls_remaining, ?2) AS n FROM api_keys WHERE id = ?1')
   const debitTx = db.transaction((accountId: number, reference: string, at: string) => {
     const row = debit.get(accountId) as { credit_balance: number } | null
     if (!row) return null
@@ -78,6 +81,9 @@ export function sqliteMeterWrites(db: Database): MeterWrites {
     debitCredit: (accountId, reference, at) => debitTx.immediate(accountId, reference, at),
     spendSandboxCall(accountId, allowance) {
       return (spend.get(accountId, allowance) as { calls_remaining: number } | null)?.calls_remaining ?? null
+    },
+    sandboxCallsLeft(accountId, allowance) {
+      return (callsLeft.get(accountId, allowance) as { n: number } | null)?.n ?? 0
     },
     creditBalance(accountId) {
       return (balance.get(accountId) as { credit_balance: number } | null)?.credit_balance ?? 0

@@ -1,11 +1,19 @@
-// The self-service account surfaces as one plugin (see audit/routes/index.ts for why).
+// The account surfaces as one plugin (app.ts composes one .use() per domain; see audit/routes/index.ts for why).
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { instantKeyRoutes } from './instant'
 import { emailKeyRoutes } from './email-key'
 import { sandboxRoutes } from './sandbox'
 import { funnelRoutes } from './funnel'
+import { accountRoute } from './account'
+import { usageRoute } from './usage'
 
 export function accountRoutes(deps: AppDeps) {
-  return new Elysia({ name: 'account-routes' }).use(instantKeyRoutes(deps)).use(emailKeyRoutes(deps)).use(sandboxRoutes(deps)).use(funnelRoutes(deps))
+  return new Elysia({ name: 'account-routes' })
+    .use(instantKeyRoutes(deps))
+    .use(emailKeyRoutes(deps))
+    .use(sandboxRoutes(deps))
+    .use(funnelRoutes(deps))
+    .use(accountRoute(deps))
+    .use(usageRoute(deps))
 }
