@@ -25,6 +25,7 @@ import { indexRoutes } from './discovery/routes/index'
 import { mcpRoutes } from './mcp/routes'
 import { auditRoutes } from './audit/routes'
 import { paymentRoutes } from './payments/routes'
+import { deliveryRoutes } from './delivery/routes'
 import { documentRoutes } from './discovery/routes/documents'
 import { descriptionRoutes } from './discovery/routes/descriptions'
 import { API_VERSION } from './version'
@@ -60,6 +61,7 @@ export function buildApp(deps: AppDeps) {
             { name: 'audit', description: 'Receipt archive, receipt listing, daily Merkle digests, their chain and inclusion proofs' },
             { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
             { name: 'tools', description: 'Tool endpoint (JSON-RPC 2.0, Model Context Protocol)' },
+            { name: 'delivery', description: 'Server-sent event stream and webhooks for market state changes' },
             { name: 'payments', description: 'x402 payments, credits, paid keys, card checkout and billing-provider notifications' },
           ],
         },
@@ -86,6 +88,7 @@ export function buildApp(deps: AppDeps) {
     .use(documentRoutes(deps))
     .use(descriptionRoutes(deps, () => routes()))
     .use(paymentRoutes(deps))
+    .use(deliveryRoutes(deps))
   routes = () => app.routes
   return app
 }

@@ -28,6 +28,7 @@ import { sqliteSyncAccountWrites, type SyncAccountWrites } from './payments/acco
 import { creditLedger, type CreditLedger } from './payments/credits'
 import { paddleEventHandler } from './payments/paddle/handler'
 import type { PaddleProduct } from './config'
+import { deliveryServices, type DeliveryServices } from './delivery/services'
 
 export interface AppDeps {
   config: Config
@@ -60,6 +61,8 @@ export interface AppDeps {
   keyMail: (mail: { to: string; key: string; product: PaddleProduct | 'builder' | 'pro'; now: number }) => void
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
+  /** Streams (one coordinator per MIC), webhook subscriptions and their dispatcher. */
+  delivery: DeliveryServices
 }
 
 // Wiring over one SQLite database: the caller opens the files and passes the handles in.
@@ -69,7 +72,7 @@ export type DepsParts = Pick<AppDeps, 'config' | 'clock' | 'log' | 'signer' | 'c
 /** The app's collaborators over one database; `replace` swaps any of them (tests, benchmarks). */
 export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps> = {}): AppDeps {
   const audit = replace.audit ?? new AuditLog(sqliteAuditStore(db), parts.log)
-  return {
+  const deps = {
     ...parts,
     accounts: cachedAccountStore(sqliteAccountStore(db), parts.clock),
     overrides: new OverrideService(sqliteOverrideStore(db), parts.clock, parts.log),
@@ -82,7 +85,9 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     ...mcpParts(db, parts),
     ...paymentParts(db, parts),
     ...replace,
-  }
+  } as AppDeps
+  deps.delivery = replace.delivery ?? deliveryServices(db, deps)
+  return deps
 }
 
 function mcpParts(db: Database, parts: Pick<AppDeps, 'clock' | 'log'>) {
