@@ -26,6 +26,7 @@ import { mcpRoutes } from './mcp/routes'
 import { auditRoutes } from './audit/routes'
 import { paymentRoutes } from './payments/routes'
 import { accountRoutes } from './accounts/routes'
+import { deliveryRoutes } from './delivery/routes'
 import { documentRoutes } from './discovery/routes/documents'
 import { descriptionRoutes } from './discovery/routes/descriptions'
 import { API_VERSION } from './version'
@@ -62,6 +63,7 @@ export function buildApp(deps: AppDeps) {
             { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
             { name: 'tools', description: 'Tool endpoint (JSON-RPC 2.0, Model Context Protocol)' },
             { name: 'accounts', description: 'Self-service keys (instant, e-mail, sandbox), account, usage, OAuth client-credentials tokens and the key funnel' },
+            { name: 'delivery', description: 'Server-sent event stream and webhooks for market state changes' },
             { name: 'payments', description: 'x402 payments, credits, paid keys, card checkout and billing-provider notifications' },
           ],
         },
@@ -89,6 +91,7 @@ export function buildApp(deps: AppDeps) {
     .use(descriptionRoutes(deps, () => routes()))
     .use(paymentRoutes(deps))
     .use(accountRoutes(deps))
+    .use(deliveryRoutes(deps))
   routes = () => app.routes
   return app
 }

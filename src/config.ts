@@ -83,6 +83,9 @@ export const CONFIG_VARIABLES = {
   MAIL_FROM: { kind: 'string', doc: 'From address of outgoing mail, `keys@example.com` or `openbell <keys@example.com>`; required with SMTP_URL', schema: Type.String({ pattern: '^([^<>\\r\\n]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)$' }) },
   LOG_LEVEL: { kind: 'string', default: 'info', doc: 'debug, info, warn or error', schema: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]) },
   REUSE_PORT: { kind: 'string', default: 'false', doc: '`true` lets several processes listen on one port (SO_REUSEPORT); they must share one DATA_DIR and key. Default: a port in use stops the start', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
+  STREAM_INTERVAL_SECONDS: { kind: 'integer', default: '30', doc: 'seconds between signed receipts on /v5/stream (one signature per MIC per tick, shared by every stream of that MIC)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
+  WEBHOOK_DISPATCH_INTERVAL_SECONDS: { kind: 'integer', default: '60', doc: 'webhook dispatch cycle in seconds; also the unit of the retry schedule (1, 5, 30, 150, 600 intervals)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: { kind: 'string', default: 'false', doc: '`true` lets webhooks target loopback, private, link-local and metadata addresses (delivery inside the operator network, tests). Default: refused at subscribe and at every delivery', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
   BODY_TIMEOUT_MS: { kind: 'integer', default: '10000', doc: 'milliseconds a request body may take to arrive; a slower upload gets 408', schema: Type.Integer({ minimum: 100, maximum: 600000 }) },
 } satisfies Record<string, VariableSpec>
 
@@ -117,6 +120,7 @@ export interface Config {
   receiptRetentionDays: number
   reusePort: boolean
   bodyTimeoutMs: number
+  delivery: { streamIntervalSeconds: number; dispatchIntervalSeconds: number; allowPrivateTargets: boolean }
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
   mcp: { anonymousDailyLimit: number }
   mail: { smtpUrl: string | null; from: string | null }
@@ -215,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
     receiptRetentionDays: get<number>('RECEIPT_RETENTION_DAYS'),
     reusePort: get<string>('REUSE_PORT') === 'true',
     bodyTimeoutMs: get<number>('BODY_TIMEOUT_MS'),
+    delivery: { streamIntervalSeconds: get<number>('STREAM_INTERVAL_SECONDS'), dispatchIntervalSeconds: get<number>('WEBHOOK_DISPATCH_INTERVAL_SECONDS'), allowPrivateTargets: get<string>('WEBHOOK_ALLOW_PRIVATE_TARGETS') === 'true' },
     haltFeed: {
       url: get<string>('HALT_FEED_URL') === 'off' ? null : get<string>('HALT_FEED_URL'),
       format: get<'rss' | 'json'>('HALT_FEED_FORMAT'),

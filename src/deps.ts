@@ -36,6 +36,7 @@ import { mailConfigured, smtpTransport } from './accounts/mail/transport'
 import { boughtKeyMail } from './accounts/offers'
 import { Meter } from './accounts/metering'
 import { sqliteMeterWrites, sqliteUsageStore } from './accounts/usage-store'
+import { deliveryServices, type DeliveryServices } from './delivery/services'
 
 export interface AppDeps {
   config: Config
@@ -76,6 +77,8 @@ export interface AppDeps {
   meter: Meter
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
+  /** Streams (one coordinator per MIC), webhook subscriptions and their dispatcher. */
+  delivery: DeliveryServices
 }
 
 // Wiring over one SQLite database: the caller opens the files and passes the handles in.
@@ -85,7 +88,7 @@ export type DepsParts = Pick<AppDeps, 'config' | 'clock' | 'log' | 'signer' | 'c
 /** The app's collaborators over one database; `replace` swaps any of them (tests, benchmarks). */
 export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps> = {}): AppDeps {
   const audit = replace.audit ?? new AuditLog(sqliteAuditStore(db), parts.log)
-  return {
+  const deps = {
     ...parts,
     accounts: cachedAccountStore(sqliteAccountStore(db), parts.clock),
     overrides: new OverrideService(sqliteOverrideStore(db), parts.clock, parts.log),
@@ -101,7 +104,9 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     ...paymentParts(db, parts),
     ...accountParts(db, parts),
     ...replace,
-  }
+  } as AppDeps
+  deps.delivery = replace.delivery ?? deliveryServices(db, deps)
+  return deps
 }
 
 function mcpParts(db: Database, parts: Pick<AppDeps, 'clock' | 'log'>) {

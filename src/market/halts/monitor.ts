@@ -37,6 +37,8 @@ export class HaltMonitor {
   private failures = 0
   private inSessionSince: number | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
+  /** Called with the MIC when a halt is detected or cleared (delivery wakes on it). */
+  readonly changed = new Set<(mic: string) => void>()
 
   constructor(
     private readonly config: HaltFeedConfig,
@@ -116,7 +118,9 @@ export class HaltMonitor {
     }
     for (const [mic, halt] of next) if (!this.halts.has(mic)) this.deps.log.warn('real-time halt detected', { mic, code: halt.code, reason: halt.reason })
     for (const mic of this.halts.keys()) if (!next.has(mic)) this.deps.log.warn('real-time halt cleared', { mic })
+    const touched = [...next.keys()].filter((mic) => !this.halts.has(mic)).concat([...this.halts.keys()].filter((mic) => !next.has(mic)))
     this.halts = next
+    for (const mic of touched) for (const listener of this.changed) listener(mic)
   }
 
   /** The scheduler's step: poll while in session, idle (and forget intraday halts) otherwise. */
@@ -126,7 +130,9 @@ export class HaltMonitor {
     if (!this.inSession(now)) {
       if (this.inSessionSince !== null && this.halts.size) this.deps.log.info('session over: clearing intraday halts', { halted: this.haltedMics() })
       this.inSessionSince = null
+      const cleared = this.haltedMics()
       this.halts.clear()
+      for (const mic of cleared) for (const listener of this.changed) listener(mic)
       return
     }
     this.inSessionSince ??= now

@@ -21,6 +21,8 @@ export interface OverrideRequest {
 
 export class OverrideService {
   private cache: { loadedAt: number; byMic: Map<string, OverrideRow> } | null = null
+  /** Called with the MIC after an override is set or cleared in this process (delivery wakes on it). */
+  readonly changed = new Set<(mic: string) => void>()
 
   constructor(
     private readonly store: OverrideStore,
@@ -55,6 +57,7 @@ export class OverrideService {
     }
     this.cache = null
     this.log.warn('override set', { mic: row.mic, status: row.status, reason: row.reason, expires_at: row.expires_at, by: actor })
+    for (const listener of this.changed) listener(row.mic)
     return row
   }
 
@@ -62,6 +65,7 @@ export class OverrideService {
     const removed = await this.store.remove(mic, new Date(this.clock.now()).toISOString(), actor)
     this.cache = null
     if (removed) this.log.warn('override cleared', { mic, by: actor })
+    if (removed) for (const listener of this.changed) listener(mic)
     return removed
   }
 

@@ -1,0 +1,72 @@
+// GET /v5/stream?mic=&key=: signed market_status receipts as server-sent events. The key may come
+// in the query because a browser EventSource cannot send headers; only the path is logged.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { ApiError } from '../../http/errors'
+import { responses } from '../../http/openapi'
+import { parseMic } from '../../calendar/mic-param'
+import type { StreamHub } from '../stream/coordinator'
+import { retryFrame } from '../stream/frames'
+import { streamLimit } from '../stream/limits'
+
+/** Reconnection hint for EventSource clients. */
+export const STREAM_RETRY_MS = 5000
+/** Frames a client may fall behind by before it is dropped (a reader that stopped reading). */
+const MAX_QUEUED_FRAMES = 64
+
+export function streamRoutes(deps: AppDeps, hub: StreamHub) {
+  return new Elysia({ name: 'delivery-stream' }).get(
+    '/v5/stream',
+    async ({ query, request, server }) => {
+      const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER) ?? query.key)
+      const mic = parseMic(query.mic)
+      const limit = streamLimit(account.plan)
+      if (hub.openFor(account.key_hash) >= limit) throw new ApiError(403, 'STREAM_LIMIT_REACHED', `plan ${account.plan} allows ${limit} concurrent stream(s) per key; close one first`, { limit })
+      // Bun closes connections idle for 10 s; a stream is quiet for up to the heartbeat interval.
+      server?.timeout(request, 0)
+      let release: (() => void) | null = null
+      const body = new ReadableStream<Uint8Array>(
+        {
+          start(controller) {
+            controller.enqueue(retryFrame(STREAM_RETRY_MS))
+            let open = true
+            release = hub.attach(mic, account.key_hash, {
+              send(frame) {
+                if (!open) return false
+                if ((controller.desiredSize ?? 0) < -MAX_QUEUED_FRAMES) return false
+                controller.enqueue(frame)
+                return true
+              },
+              end() {
+                if (!open) return
+                open = false
+                try {
+                  controller.close()
+                } catch {
+                  // already closed by the client
+                }
+              },
+            })
+            request.signal.addEventListener('abort', () => release?.(), { once: true })
+          },
+          cancel() {
+            release?.()
+          },
+        },
+        { highWaterMark: 1 },
+      )
+      return new Response(body, {
+        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' },
+      })
+    },
+    {
+      query: t.Object({ mic: t.Optional(t.String({ description: 'MIC, default XNYS' })), key: t.Optional(t.String({ description: 'API key (for EventSource, which cannot send headers)' })) }),
+      detail: {
+        tags: ['delivery'],
+        summary: 'Server-sent events: a signed market_status receipt on connect and every STREAM_INTERVAL_SECONDS; terminal `halted`',
+        responses: responses({ 200: 'text/event-stream', 400: 'UNKNOWN_MIC', 401: 'API_KEY_REQUIRED', 402: 'ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY or STREAM_LIMIT_REACHED' }),
+      },
+    },
+  )
+}

@@ -1,0 +1,206 @@
+// One coordinator per MIC with open streams: each tick signs ONE live receipt (logged through the
+// audit log like /v5/status) and queues the same encoded frame on every stream of the MIC. A
+// cheap check every second (no signing) notices a state change — override, halt, session
+// boundary, also one made by another process — and ticks at once instead of at the next interval.
+// HALTED is terminal: the `halted` event is sent and every stream of the MIC ends.
+import type { AppDeps } from '../../deps'
+import type { Mic } from '../../calendar/mics'
+import type { MarketReceipt } from '../../market/receipt'
+import { issueLiveReceipt } from '../../market/issue'
+import { resolveStatus } from '../../market/resolve'
+import { eventFrame, HEARTBEAT_FRAME } from './frames'
+
+export interface StreamClient {
+  /** Queues bytes; returns false when the client is too far behind (it is then dropped). */
+  send(frame: Uint8Array): boolean
+  /** Ends the response (terminal event, or too far behind). */
+  end(): void
+}
+
+export const STREAM_AUDIT_CONTEXT = { surface: '/v5/stream', clientRef: 'stream-coordinator' }
+const WATCH_MS = 1000
+const HEARTBEAT_MS = 15_000
+
+interface Current {
+  receipt: MarketReceipt
+  frame: Uint8Array
+  terminal: boolean
+}
+
+export class MicCoordinator {
+  readonly clients = new Set<StreamClient>()
+  private current: Current | null = null
+  private ticking: Promise<void> | null = null
+  private timers: ReturnType<typeof setInterval>[] = []
+  private tickTimer: ReturnType<typeof setTimeout> | null = null
+  /** Receipts signed by this coordinator (one per tick). */
+  signatures = 0
+  lastFanOutMs = 0
+
+  constructor(
+    readonly mic: Mic,
+    private readonly deps: AppDeps,
+    private readonly onIdle: (coordinator: MicCoordinator) => void,
+  ) {}
+
+  get running(): boolean {
+    return this.timers.length > 0 || this.tickTimer !== null
+  }
+
+  /** Adds a stream: it gets the current receipt at once (or the one being signed). */
+  add(client: StreamClient): void {
+    this.clients.add(client)
+    if (!this.running) this.start()
+    if (this.ticking) return
+    const now = this.deps.clock.now()
+    if (this.current && Date.parse(this.current.receipt.expires_at) > now) this.deliver(client, this.current)
+    else void this.tick()
+  }
+
+  remove(client: StreamClient): void {
+    if (!this.clients.delete(client)) return
+    if (this.clients.size === 0) this.stop()
+  }
+
+  private start(): void {
+    this.timers.push(setInterval(() => void this.watch(), WATCH_MS))
+    this.timers.push(setInterval(() => this.broadcast(HEARTBEAT_FRAME), HEARTBEAT_MS))
+    this.schedule()
+  }
+
+  private stop(): void {
+    for (const timer of this.timers) clearInterval(timer)
+    this.timers = []
+    if (this.tickTimer) clearTimeout(this.tickTimer)
+    this.tickTimer = null
+    this.current = null
+    this.onIdle(this)
+  }
+
+  private schedule(): void {
+    if (this.tickTimer) clearTimeout(this.tickTimer)
+    this.tickTimer = setTimeout(() => void this.tick(), this.deps.config.delivery.streamIntervalSeconds * 1000)
+  }
+
+  /** Signs one receipt and sends it to every stream; concurrent calls share one signature. */
+  tick(): Promise<void> {
+    this.ticking ??= this.signAndSend().finally(() => {
+      this.ticking = null
+    })
+    return this.ticking
+  }
+
+  private async signAndSend(): Promise<void> {
+    if (this.clients.size === 0) return
+    let receipt: MarketReceipt
+    try {
+      receipt = await issueLiveReceipt(this.deps, this.mic, STREAM_AUDIT_CONTEXT)
+    } catch (error) {
+      // Signing offline or the audit log unwritable: nothing unlogged is sent; try again next tick.
+      this.deps.log.warn('stream tick failed', { mic: this.mic, error: (error as Error).message })
+      if (this.running) this.schedule()
+      return
+    }
+    this.signatures++
+    const terminal = receipt.status === 'HALTED'
+    const current = { receipt, frame: eventFrame(terminal ? 'halted' : 'market_status', receipt.receipt_id, receipt), terminal }
+    this.current = current
+    const started = performance.now()
+    for (const client of [...this.clients]) this.deliver(client, current)
+    this.lastFanOutMs = performance.now() - started
+    if (this.running) this.schedule()
+  }
+
+  private deliver(client: StreamClient, current: Current): void {
+    const ok = client.send(current.frame)
+    if (!ok || current.terminal) {
+      client.end()
+      this.remove(client)
+    }
+  }
+
+  private broadcast(frame: Uint8Array): void {
+    for (const client of [...this.clients]) {
+      if (!client.send(frame)) {
+        client.end()
+        this.remove(client)
+      }
+    }
+  }
+
+  /** Resolves the state without signing; a change from the last sent receipt ticks now. */
+  async watch(): Promise<void> {
+    if (!this.current || this.ticking) return
+    const resolution = await resolveStatus(this.deps, this.mic, this.deps.clock.now())
+    if (resolution.status !== this.current.receipt.status || resolution.source !== this.current.receipt.source) await this.tick()
+  }
+}
+
+/** The coordinators of all MICs with open streams, and the per-key stream counts. */
+export class StreamHub {
+  private readonly coordinators = new Map<Mic, MicCoordinator>()
+  private readonly perKey = new Map<string, number>()
+
+  constructor(private readonly deps: AppDeps) {
+    const wake = (mic: string) => void this.coordinators.get(mic as Mic)?.watch()
+    deps.overrides.changed.add(wake)
+    deps.halts.changed.add(wake)
+  }
+
+  coordinator(mic: Mic): MicCoordinator | undefined {
+    return this.coordinators.get(mic)
+  }
+
+  /** Open streams in all, and per key hash. */
+  get open(): number {
+    let total = 0
+    for (const coordinator of this.coordinators.values()) total += coordinator.clients.size
+    return total
+  }
+
+  openFor(keyHash: string): number {
+    return this.perKey.get(keyHash) ?? 0
+  }
+
+  get activeCoordinators(): number {
+    return this.coordinators.size
+  }
+
+  /** Registers a stream; the returned function releases it (idempotent). */
+  attach(mic: Mic, keyHash: string, client: StreamClient): () => void {
+    let coordinator = this.coordinators.get(mic)
+    if (!coordinator) {
+      coordinator = new MicCoordinator(mic, this.deps, (idle) => {
+        if (this.coordinators.get(idle.mic) === idle) this.coordinators.delete(idle.mic)
+      })
+      this.coordinators.set(mic, coordinator)
+    }
+    this.perKey.set(keyHash, this.openFor(keyHash) + 1)
+    let released = false
+    const owner = coordinator
+    const wrapped: StreamClient = {
+      send: (frame) => client.send(frame),
+      end: () => {
+        client.end()
+        release()
+      },
+    }
+    const release = () => {
+      if (released) return
+      released = true
+      const left = this.openFor(keyHash) - 1
+      if (left > 0) this.perKey.set(keyHash, left)
+      else this.perKey.delete(keyHash)
+      owner.remove(wrapped)
+    }
+    coordinator.add(wrapped)
+    return release
+  }
+
+  /** Ends every stream (shutdown). */
+  closeAll(): void {
+    for (const coordinator of [...this.coordinators.values()]) {
+      for (const client of [...coordinator.clients]) client.end()
+    }
+  }
+}

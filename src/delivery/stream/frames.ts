@@ -1,0 +1,16 @@
+// Server-sent event frames (text/event-stream). A frame is encoded once and the same bytes are
+// queued on every stream of a MIC, so a tick costs one signature and one encoding.
+const encoder = new TextEncoder()
+
+/** One event: `id:` the receipt id, `event:` its name, `data:` the receipt JSON (one line). */
+export function eventFrame(event: 'market_status' | 'halted', id: string, data: unknown): Uint8Array {
+  return encoder.encode(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+}
+
+/** The reconnection hint sent first on every stream, in milliseconds. */
+export function retryFrame(ms: number): Uint8Array {
+  return encoder.encode(`retry: ${ms}\n\n`)
+}
+
+/** A comment line: ignored by clients, keeps proxies and idle timers from closing the connection. */
+export const HEARTBEAT_FRAME = encoder.encode(': heartbeat\n\n')
