@@ -7,14 +7,10 @@ import { makeTestApp, REPO_SCHEDULES, tempDir, type TestApp } from '../helpers/a
 import { TOOLS } from '../../src/mcp/tools'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../../src/crypto/receipt-fields'
+import { setFirstStart } from '../helpers/installation'
 
 const DAY_MS = 86_400_000
 
-/** The installation row is write-once; a test that needs a known first start rewrites it as an operator with database access could. */
-export function setFirstStart(t: TestApp, iso: string) {
-  t.db.run('DROP TRIGGER IF EXISTS installation_no_update')
-  t.db.run(`UPDATE installation SET value = ? WHERE name = 'first_started_at'`, [iso])
-}
 
 const mcpCall = (t: TestApp, client: string, method = 'tools/list') =>
   t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': client }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }) })

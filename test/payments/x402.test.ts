@@ -118,6 +118,21 @@ describe('x402 with the official client and facilitator', () => {
     expect(await balance(payTo)).toBe(before + parseUnits(t.config.x402.batchPrice, 6))
   })
 
+  test('@x402/fetch pays the paid safe-to-trade door at the status price; the audit row carries the payment reference', async () => {
+    const before = await balance(payTo)
+    const response = await payingFetch(3)(`${base}/v1/safe-to-trade?venue=XNYS&max_age=10`)
+    expect(response.status).toBe(200)
+    const receipt = (await response.json()) as Record<string, unknown>
+    expect(receipt).toMatchObject({ venue: 'XNYS', receipt_mode: 'live' })
+    expect(receipt.door).toBeUndefined()
+    expect(verifyWithRegistry(registry, receipt)).toBe(true)
+    expect(await balance(payTo)).toBe(before + parseUnits(t.config.x402.statusPrice, 6))
+    const settlement = decodePaymentResponseHeader(response.headers.get('payment-response')!)
+    const row = t.db.query(`SELECT reference, purpose FROM payment_proofs WHERE settlement_tx = ?`).get(settlement.transaction) as { reference: string; purpose: string }
+    expect(row.purpose).toBe('safe-to-trade')
+    expect(t.db.query('SELECT surface, key_hash, payment_ref FROM audit_log WHERE receipt_id = ?').get(receipt.receipt_id as string)).toEqual({ surface: '/v1/safe-to-trade', key_hash: null, payment_ref: row.reference })
+  })
+
   test('a replayed Payment-Signature is refused (402 PAYMENT_REPLAYED) and nothing is served twice', async () => {
     const seen: string[] = []
     expect((await payingFetch(1, seen)(`${base}/v5/status`)).status).toBe(200)

@@ -1,4 +1,5 @@
-// GET /v1/safe-to-trade/sample: the public sample door of the safe-to-trade receipt.
+// GET /v1/safe-to-trade/sample: the public sample door of the safe-to-trade receipt (the paid
+// door, /v1/safe-to-trade, is in safe-to-trade-paid.ts).
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError, jsonResponse } from '../../http/errors'
@@ -7,11 +8,12 @@ import { clientAddress } from '../../http/client-address'
 import { rateLimitHeaders } from '../../http/rate-limit'
 import { resolveStatus } from '../resolve'
 import { parseSampleQuery, signSafeToTrade } from '../safe-to-trade'
+import { paidSafeToTradeRoutes } from './safe-to-trade-paid'
 
 const NOTE = 'Public sample of the safe-to-trade receipt: 60 requests per minute per address. Treat safe "false" as do-not-trade; verify the signature with /v5/keys and do not act after expires_at.'
 
 export function safeToTradeRoutes(deps: AppDeps) {
-  return new Elysia({ name: 'market-safe-to-trade' }).get(
+  return new Elysia({ name: 'market-safe-to-trade' }).use(paidSafeToTradeRoutes(deps)).get(
     '/v1/safe-to-trade/sample',
     async ({ query, request, server }) => {
       const now = deps.clock.now()

@@ -1,0 +1,71 @@
+// GET /v1/safe-to-trade: the paid door of the safe-to-trade receipt. The same signed content as
+// the sample door (same key, TTL, override merge, cross-venue scan, reason taxonomy; spec 2.5)
+// without the door/note wrapper, for a builder or pro key or an x402 payment of the status price.
+// Not rate-limited per address; every answered receipt is audit-logged before it is sent.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ApiError, jsonResponse } from '../../http/errors'
+import { responses } from '../../http/openapi'
+import type { Plan } from '../../accounts/plans'
+import { resolveStatus } from '../resolve'
+import { parseSampleQuery, signSafeToTrade, type SampleQuery } from '../safe-to-trade'
+import { requireKeyOrPayment } from '../access'
+import { auditContextOf, logLiveReceipts } from '../issue'
+import { headOfPaidRoute, isHead } from '../head'
+
+export const PAID_DOOR_PLANS: readonly Plan[] = ['builder', 'pro']
+const DESCRIPTION = 'Signed safe-to-trade receipt'
+const SURFACE = '/v1/safe-to-trade'
+
+/** venue is required here (the sample door defaults it); the rest is the sample door's parsing. */
+export function parsePaidQuery(query: SampleQuery) {
+  if (query.venue === undefined || query.venue === '') throw new ApiError(400, 'VENUE_REQUIRED', 'venue (a MIC such as XNYS) is required')
+  return parseSampleQuery(query)
+}
+
+export function paidSafeToTradeRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'market-safe-to-trade-paid' }).get(
+    SURFACE,
+    async ({ query, request, set }) => {
+      // Input first: a payment is never taken for a request that cannot be answered.
+      const input = parsePaidQuery(query)
+      const price = deps.config.x402.statusPrice
+      if (isHead(request)) return headOfPaidRoute(deps, request, price, DESCRIPTION, 'safe-to-trade')
+      const access = await requireKeyOrPayment(deps, request, price, DESCRIPTION, 'safe-to-trade')
+      if (access.kind === 'key' && !PAID_DOOR_PLANS.includes(access.account.plan)) {
+        throw new ApiError(403, 'PLAN_NOT_ALLOWED', `the paid safe-to-trade door needs a builder or pro key (this key's plan is ${access.account.plan}); use /v1/safe-to-trade/sample or pay per request with x402`)
+      }
+      if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
+      const now = deps.clock.now()
+      const venue = await resolveStatus(deps, input.venue, now)
+      const scan = { realtimeHalts: deps.halts.haltedMics(), ok: deps.halts.state(now) !== 'degraded' }
+      let signed
+      try {
+        signed = signSafeToTrade(deps.signer, deps.config.issuer, input, venue, scan, now)
+      } catch {
+        return jsonResponse({ error: 'CRITICAL_FAILURE', message: 'signing system offline; do not trade', status: 'UNKNOWN', venue: input.venue, venue_status: 'UNKNOWN', venue_source: 'SYSTEM', safe: 'false' }, 500)
+      }
+      await logLiveReceipts(deps, [signed], auditContextOf(access, SURFACE))
+      return { ...signed, receipt: { ...signed }, discovery_url: `${deps.config.publicBaseUrl}/v5/keys` }
+    },
+    {
+      query: t.Object({
+        venue: t.Optional(t.String({ description: 'required: MIC of the venue' })),
+        max_age: t.Optional(t.String({ description: 'required: integer 1 to 60, digits only' })),
+        instrument: t.Optional(t.String({ description: 'optional, at most 64 characters; echoed into the signed payload' })),
+      }),
+      detail: {
+        tags: ['market'],
+        summary: 'Safe-to-trade receipt, paid door (builder or pro key, or x402 payment of the status price)',
+        responses: responses({
+          200: ['Safe-to-trade receipt (signed fields: safe_to_trade_fields of /v5/keys) with the receipt mirror and discovery_url', t.Object({ safe: t.Union([t.Literal('true'), t.Literal('false')]), reasons: t.String(), venue: t.String(), signature: t.String({ pattern: '^[0-9a-f]{128}$' }), receipt: t.Object({}, { additionalProperties: true }), discovery_url: t.String() }, { additionalProperties: true })],
+          400: 'VENUE_REQUIRED, UNKNOWN_VENUE, MAX_AGE_REQUIRED, MAX_AGE_INVALID or INSTRUMENT_TOO_LONG',
+          402: 'PAYMENT_REQUIRED (x402 requirements, PAYMENT-REQUIRED header), an invalid payment, or ACCOUNT_INACTIVE',
+          403: 'INVALID_API_KEY, or PLAN_NOT_ALLOWED (a key other than builder or pro)',
+          500: 'CRITICAL_FAILURE: unsigned UNKNOWN/SYSTEM, safe false',
+          503: 'AUDIT_LOG_UNAVAILABLE, or payment verification unavailable',
+        }),
+      },
+    },
+  )
+}
