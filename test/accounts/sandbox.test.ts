@@ -99,15 +99,15 @@ describe('POST /v5/sandbox', () => {
     again.db.close()
   })
 
-  test('X-Payment → 503: payments not configured, or the x402 path not yet supported', async () => {
+  test('X-Payment: 503 when payments are not configured; a malformed proof is refused and makes no key', async () => {
     const plain = makeTestApp()
     const unconfigured = await sandbox(plain, {}, undefined, { 'x-payment': 'e30=' })
     expect(unconfigured.status).toBe(503)
     expect(unconfigured.body.error).toBe('PAYMENTS_NOT_CONFIGURED')
     const paying = makeTestApp({ env: { X402_PAY_TO: '0x' + '1'.repeat(40) } })
-    const unsupported = await sandbox(paying, { email: 'x@example.com' }, undefined, { 'x-payment': 'e30=' })
-    expect(unsupported.status).toBe(503)
-    expect(unsupported.body.error).toBe('X402_SANDBOX_NOT_SUPPORTED')
+    const malformed = await sandbox(paying, { email: 'x@example.com' }, undefined, { 'x-payment': 'e30=' })
+    expect(malformed.status).toBe(402)
+    expect(malformed.body.error).toMatch(/^PAYMENT_/)
     expect(count(paying, 'SELECT count(*) AS n FROM api_keys')).toBe(0)
   })
 })

@@ -107,3 +107,39 @@ describe('POST /v5/x402/mint', () => {
     expect((offline.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n).toBe(0)
   })
 })
+
+describe('POST /v5/sandbox with X-Payment (x402 path)', () => {
+  const sandbox = (payment: string, body: unknown = {}) =>
+    t.json('/v5/sandbox', { method: 'POST', headers: { 'content-type': 'application/json', 'x-payment': payment }, body: JSON.stringify(body) })
+
+  test('0.001 USDC on chain buys a credit key with 10 credits that works on /v5/status; no e-mail taken', async () => {
+    const hash = await chain.transfer(token, 1, payTo, '0.001')
+    const bought = await sandbox(proofHeader(hash))
+    expect(bought.status).toBe(200)
+    expect(bought.body).toMatchObject({ tier: 'credits', credits: 10, email_captured: false, paid_atomic: '1000' })
+    expect(bought.body.api_key).toMatch(/^svc_crd_[0-9a-f]{64}$/)
+    const row = t.db.query('SELECT class, email, credit_balance FROM api_keys WHERE key_prefix = ?').get(bought.body.key_prefix)
+    expect(row).toEqual({ class: 'credit', email: null, credit_balance: 10 })
+    const status = await t.json('/v5/status?mic=XNYS', { headers: { 'x-oracle-key': bought.body.api_key } })
+    expect(status.status).toBe(200)
+    expect((await sandbox(proofHeader(hash))).body.error).toBe('PAYMENT_REPLAYED')
+  })
+
+  test('one transfer sent four times at once makes exactly one key', async () => {
+    const before = (t.db.query("SELECT count(*) AS n FROM api_keys WHERE class = 'credit'").get() as { n: number }).n
+    const hash = await chain.transfer(token, 2, payTo, '0.002')
+    const answers = await Promise.all([1, 2, 3, 4].map(() => sandbox(proofHeader(hash))))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402, 402, 402])
+    const after = (t.db.query("SELECT count(*) AS n FROM api_keys WHERE class = 'credit'").get() as { n: number }).n
+    expect(after - before).toBe(1)
+  })
+
+  test('less than 0.001 USDC → 402 and no key', async () => {
+    const before = (t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n
+    const hash = await chain.transfer(token, 1, payTo, '0.0009')
+    const refused = await sandbox(proofHeader(hash, '1'))
+    expect(refused.status).toBe(402)
+    expect(refused.body.error).toBe('PAYMENT_INSUFFICIENT')
+    expect((t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n).toBe(before)
+  })
+})

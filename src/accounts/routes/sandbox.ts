@@ -1,18 +1,18 @@
 // POST /v5/sandbox {email, use_case?}: a sandbox key (sb_) for 7 days or 200 calls, whichever
 // comes first; one per e-mail or client address per 7-day window. Also mailed when e-mail is
-// configured. The x402 path (X-Payment) is not built yet: such a request gets 503.
+// configured. With X-Payment (an on-chain transfer of at least 0.001 USDC) it sells a credit key
+// with 10 credits instead, without e-mail (src/payments/sandbox-credit-key.ts).
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError, badRequest } from '../../http/errors'
 import { jsonBody, responses } from '../../http/openapi'
 import { AllowanceExhausted } from '../self-service'
 import { plansOffer, quickstart, SANDBOX_CALLS, SANDBOX_DAYS, upgradeUrl, USE_CASE_MAX } from '../offers'
+import { buySandboxCreditKey, SANDBOX_X402_CREDITS } from '../../payments/sandbox-credit-key'
 import { callerAddress, parseEmail, readJsonObject, secondsUntil } from './input'
 
-function x402PathUnavailable(deps: AppDeps): ApiError {
-  if (!deps.config.x402.payTo) return new ApiError(503, 'PAYMENTS_NOT_CONFIGURED', 'x402 payments are not configured on this server; leave out X-Payment and send {"email": "…"} for a sandbox key')
-  return new ApiError(503, 'X402_SANDBOX_NOT_SUPPORTED', 'the x402 path of /v5/sandbox is not yet supported on this server; leave out X-Payment and send {"email": "…"}, or buy credits at /v5/credits/purchase')
-}
+const paymentsNotConfigured = () =>
+  new ApiError(503, 'PAYMENTS_NOT_CONFIGURED', 'x402 payments are not configured on this server; leave out X-Payment and send {"email": "…"} for a sandbox key')
 
 function parseUseCase(value: unknown): string | null {
   if (value === undefined || value === null) return null
@@ -24,7 +24,12 @@ export function sandboxRoutes(deps: AppDeps) {
   return new Elysia({ name: 'accounts-sandbox' }).post(
     '/v5/sandbox',
     async ({ request, server }) => {
-      if (request.headers.has('x-payment') || request.headers.has('payment-signature')) throw x402PathUnavailable(deps)
+      if (request.headers.has('x-payment') || request.headers.has('payment-signature')) {
+        if (!deps.config.x402.payTo) throw paymentsNotConfigured()
+        const bought = await buySandboxCreditKey(deps, request.headers)
+        deps.log.info('sandbox credit key sold', { key_prefix: bought.key_prefix })
+        return bought
+      }
       const body = await readJsonObject(request, deps, 'INVALID_EMAIL', '{"email": "…", "use_case": "…"}')
       const email = parseEmail(body.email)
       if (!email) throw badRequest('INVALID_EMAIL', body.email === undefined ? 'email is required' : 'email must be an e-mail address')
@@ -62,15 +67,20 @@ export function sandboxRoutes(deps: AppDeps) {
       detail: {
         tags: ['accounts'],
         summary: `Get a sandbox key (sb_): ${SANDBOX_DAYS} days or ${SANDBOX_CALLS} calls, one per e-mail or client address per ${SANDBOX_DAYS} days`,
+        description: `With X-Payment ({txHash, …} of a USDC transfer of at least 0.001 to the payTo address) the answer is instead a credit key (svc_crd_) with ${SANDBOX_X402_CREDITS} credits, tier "credits", and no e-mail is taken.`,
         requestBody: jsonBody(t.Object({ email: t.String({ format: 'email' }), use_case: t.Optional(t.String({ maxLength: USE_CASE_MAX })) })),
         responses: responses({
           200: [
-            'Sandbox key (api_key shown once; also e-mailed when e-mail is configured)',
-            t.Object({ api_key: t.String(), key_prefix: t.String(), tier: t.Literal('sandbox'), email_captured: t.Boolean(), email_sent: t.Boolean(), expires_at: t.String({ format: 'date-time' }), calls_remaining: t.Integer(), upgrade_url: t.String({ format: 'uri' }), quickstart: t.Object({ curl: t.String(), javascript: t.String(), python: t.String() }) }),
+            'Sandbox key (api_key shown once; also e-mailed when e-mail is configured), or with X-Payment a credit key',
+            t.Union([
+              t.Object({ api_key: t.String(), key_prefix: t.String(), tier: t.Literal('sandbox'), email_captured: t.Boolean(), email_sent: t.Boolean(), expires_at: t.String({ format: 'date-time' }), calls_remaining: t.Integer(), upgrade_url: t.String({ format: 'uri' }), quickstart: t.Object({ curl: t.String(), javascript: t.String(), python: t.String() }) }),
+              t.Object({ api_key: t.String(), key_prefix: t.String(), tier: t.Literal('credits'), credits: t.Integer(), email_captured: t.Literal(false), paid_atomic: t.String() }),
+            ]),
           ],
           400: 'INVALID_EMAIL or INVALID_USE_CASE',
+          402: 'X-Payment sent and refused: PAYMENT_* (malformed, insufficient, replayed, wrong recipient, too old…)',
           429: 'SANDBOX_LIMIT_REACHED (message, upgrade_url, plans; Retry-After)',
-          503: 'X-Payment sent: PAYMENTS_NOT_CONFIGURED, or X402_SANDBOX_NOT_SUPPORTED (the x402 path is not built yet)',
+          503: 'X-Payment sent: PAYMENTS_NOT_CONFIGURED or CHAIN_RPC_UNAVAILABLE (nothing granted)',
         }),
       },
     },
