@@ -1,7 +1,11 @@
 // Tables of the self-service key surfaces (migration 5): one key per agent_id, per-address and
 // per-recipient allowances that survive a restart, and the key-issued events of the funnel.
+// Keys made earlier by `keys create --agent-id` may share an agent_id; the oldest keeps it and the
+// others get ` (duplicate <id>)` appended, so that the unique index can be built (no key stops working).
 
 export const SELF_SERVICE_SCHEMA_V5 = `
+UPDATE api_keys SET agent_id = agent_id || ' (duplicate ' || id || ')'
+  WHERE agent_id IS NOT NULL AND id > (SELECT min(other.id) FROM api_keys other WHERE other.agent_id = api_keys.agent_id);
 DROP INDEX api_keys_agent;
 CREATE UNIQUE INDEX api_keys_agent_once ON api_keys (agent_id) WHERE agent_id IS NOT NULL;
 CREATE TABLE address_limits (

@@ -13,7 +13,7 @@ export function runMailCommand(args: string[], outbox: MailOutbox, config: Pick<
   }
   const counts = outbox.counts()
   const oldest = outbox.oldestQueuedAt()
-  out(`e-mail: ${mailConfigured(config.mail) ? 'configured' : 'not configured (SMTP_URL unset): queued mail waits'}`)
+  out(`e-mail: ${mailConfigured(config.mail) ? 'configured' : 'not configured in this environment (SMTP_URL unset): queued mail waits for a service that has it'}`)
   out(`queued: ${counts.queued}`)
   out(`sent: ${counts.sent}`)
   out(`failed: ${counts.failed}`)

@@ -89,4 +89,18 @@ describe('POST /v5/keys/request', () => {
     for (let i = 0; i < EMAIL_KEYS_PER_ADDRESS; i++) expect((await request(harness, { email: 'Victim@Example.com' }, `192.0.2.${i + 1}`)).status).toBe(200)
     expect((await request(harness, { email: 'victim@example.com' }, '192.0.2.99')).status).toBe(429)
   })
+
+  test('a message stored before a crash is sent after the restart', async () => {
+    const harness = makeTestApp({ env: mailEnv(), fileDatabase: true })
+    const before = smtp.received.length
+    expect((await request(harness, { email: 'durable@example.com' })).status).toBe(200)
+    // The process stops before its mail job ran; a new one over the same file sends the message.
+    const again = restarted(harness, harness.clock.now() + 1000)
+    expect(await again.deps.mail.tick()).toBe(1)
+    const [mail] = (await smtp.waitFor(before + 1)).slice(before)
+    expect(mail!.to).toEqual(['durable@example.com'])
+    const key = keyInMail(mail!, 'svc_free_')
+    expect((await again.json('/v5/status?mic=XNYS', { headers: { 'x-oracle-key': key } })).status).toBe(200)
+    again.db.close()
+  })
 })

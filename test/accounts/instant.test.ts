@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
 import { makeTestApp } from '../helpers/app'
+import { applyMigrations } from '../../src/store/migrate'
+import { MIGRATIONS } from '../../src/store/migrations'
 import { INSTANT_PER_ADDRESS_PER_DAY, AGENT_ID_MAX } from '../../src/accounts/offers'
 import { keysInLog, KEY_PATTERN, post, restarted } from './self-service-helpers'
 
@@ -100,5 +103,23 @@ describe('POST /v5/keys/instant', () => {
     expect((await instant(again, { agent_id: 'last-one' })).status).toBe(200)
     expect((await instant(again, { agent_id: 'too-many' })).status).toBe(429)
     again.db.close()
+  })
+})
+
+describe('migration 5 over keys that share an agent_id', () => {
+  test('the oldest keeps the agent_id, the others are renamed, the unique index is built', () => {
+    const db = new Database(':memory:', { strict: true })
+    applyMigrations(db, MIGRATIONS.filter((migration) => migration.id < 5))
+    const insert = db.query(`INSERT INTO api_keys (key_hash, key_prefix, class, plan, created_at, agent_id) VALUES (?, 'svc_free_00000000', 'free', 'free', '2026-01-01T00:00:00Z', ?)`)
+    insert.run('1'.repeat(64), 'dup')
+    insert.run('2'.repeat(64), 'dup')
+    insert.run('3'.repeat(64), 'solo')
+    applyMigrations(db, MIGRATIONS)
+    expect(db.query('SELECT id, agent_id FROM api_keys ORDER BY id').all()).toEqual([
+      { id: 1, agent_id: 'dup' },
+      { id: 2, agent_id: 'dup (duplicate 2)' },
+      { id: 3, agent_id: 'solo' },
+    ])
+    expect(() => insert.run('4'.repeat(64), 'solo')).toThrow(/UNIQUE/)
   })
 })

@@ -19,7 +19,8 @@ export function mailConfigured(settings: MailSettings): settings is { smtpUrl: s
 const TIMEOUT_MS = 15_000
 
 export function smtpTransport(settings: { smtpUrl: string; from: string }): MailTransport {
-  const transporter = nodemailer.createTransport(settings.smtpUrl, { connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS * 2 } as never)
+  // The URL's own settings win; the timeouts apply where it sets none.
+  const transporter = nodemailer.createTransport({ url: settings.smtpUrl, connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS * 2 })
   return {
     async send(mail) {
       await transporter.sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text })

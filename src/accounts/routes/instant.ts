@@ -25,7 +25,7 @@ export function instantKeyRoutes(deps: AppDeps) {
       const body = await readJsonObject(request, deps, 'INVALID_AGENT_ID', '{"agent_id": "…"}')
       const agentId = parseAgentId(body.agent_id)
       const now = deps.clock.now()
-      const usage = { requests_today: 0, daily_limit: FREE_DAILY_LIMIT_DEFAULT, usage_url: `${deps.config.publicBaseUrl}/v5/usage` }
+      const usageUrl = `${deps.config.publicBaseUrl}/v5/usage`
       let outcome
       try {
         outcome = deps.selfService.instant(agentId, callerAddress(request, deps, server), now)
@@ -39,7 +39,7 @@ export function instantKeyRoutes(deps: AppDeps) {
           key_prefix: outcome.keyPrefix,
           daily_limit: FREE_DAILY_LIMIT_DEFAULT,
           plan: 'free',
-          usage,
+          usage: { daily_limit: FREE_DAILY_LIMIT_DEFAULT, usage_url: usageUrl },
           example: curlExample(deps.config, '<your key>'),
           upgrade_url: upgradeUrl(deps.config),
           note: 'This agent_id already has a key. A key is shown only once, when it is made; use the key you saved. Lost it? Ask for one by e-mail at /v5/keys/request.',
@@ -51,7 +51,7 @@ export function instantKeyRoutes(deps: AppDeps) {
         key_prefix: outcome.keyPrefix,
         daily_limit: FREE_DAILY_LIMIT_DEFAULT,
         plan: 'free',
-        usage,
+        usage: { requests_today: 0, daily_limit: FREE_DAILY_LIMIT_DEFAULT, usage_url: usageUrl },
         example: curlExample(deps.config, outcome.key),
         upgrade_url: upgradeUrl(deps.config),
         note: 'Save this key now: it is shown only once and the service keeps only its hash.',

@@ -1,0 +1,36 @@
+// Two service processes over one database: the per-address allowance and one-key-per-agent_id hold
+// across processes, because both are decided inside SQLite (immediate transactions, a UNIQUE index).
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { tempDir } from '../helpers/app'
+import { SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
+import { INSTANT_PER_ADDRESS_PER_DAY } from '../../src/accounts/offers'
+
+describe('self-service keys across two processes', () => {
+  let services: RunningService[] = []
+  beforeAll(async () => {
+    const dataDir = tempDir()
+    // One after the other: the first start makes the database and the signing key.
+    services.push(await startService({ DATA_DIR: dataDir }))
+    services.push(await startService({ DATA_DIR: dataDir }))
+  }, SLOW_SETUP_MS)
+  afterAll(async () => {
+    for (const service of services) service.process.kill()
+    await Promise.all(services.map((service) => service.process.exited))
+  })
+
+  const instant = (service: RunningService, agentId: string) =>
+    fetch(`${service.base}/v5/keys/instant`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: agentId }) }).then(async (response) => ({ status: response.status, body: (await response.json()) as { api_key?: string } }))
+
+  test('one agent_id asked of both processes at once gets one key', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => instant(services[i % 2]!, 'shared-agent')))
+    expect(answers.every((answer) => answer.status === 200)).toBe(true)
+    expect(answers.filter((answer) => /^svc_free_[0-9a-f]{64}$/.test(answer.body.api_key ?? '')).length).toBe(1)
+  })
+
+  test('a burst of 20 from one address split over both processes admits exactly the daily allowance', async () => {
+    // The previous test spent one unit of this address's allowance (127.0.0.1).
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => instant(services[i % 2]!, `burst-${i}`)))
+    expect(answers.filter((answer) => answer.status === 200).length).toBe(INSTANT_PER_ADDRESS_PER_DAY - 1)
+    expect(answers.filter((answer) => answer.status === 429).length).toBe(20 - (INSTANT_PER_ADDRESS_PER_DAY - 1))
+  })
+})
