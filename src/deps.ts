@@ -30,6 +30,7 @@ import { paddleEventHandler } from './payments/paddle/handler'
 import type { PaddleProduct } from './config'
 import { Meter } from './accounts/metering'
 import { sqliteMeterWrites, sqliteUsageStore } from './accounts/usage-store'
+import { sqliteTokenStore, type TokenStore } from './accounts/tokens'
 
 export interface AppDeps {
   config: Config
@@ -62,6 +63,8 @@ export interface AppDeps {
   keyMail: (mail: { to: string; key: string; product: PaddleProduct | 'builder' | 'pro'; now: number }) => void
   /** Per-key request metering and limits of /v5/status, /v5/batch and the tool endpoint (written behind once a second). */
   meter: Meter
+  /** Hashed OAuth client-credentials tokens (POST /oauth/token, resolveBearer). */
+  tokens: TokenStore
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
 }
@@ -83,6 +86,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     sampleDoorLimiter: new RateLimiter(60),
     witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
+    tokens: sqliteTokenStore(db),
     meter: new Meter(sqliteUsageStore(db), sqliteMeterWrites(db), parts.clock, parts.log, { daily: parts.config.metering.freeDailyLimit, monthly: parts.config.metering.freeMonthlyLimit }),
     ...mcpParts(db, parts),
     ...paymentParts(db, parts),

@@ -10,12 +10,14 @@ import { PAYMENTS_SCHEMA_V1 } from '../payments/store'
 import { CREDIT_LEDGER_SCHEMA_V1 } from '../payments/credits'
 import { PADDLE_SCHEMA_V1 } from '../payments/paddle/store'
 import { KEY_USAGE_SCHEMA_V8 } from '../accounts/usage-store'
+import { OAUTH_TOKENS_SCHEMA_V7 } from '../accounts/tokens'
 
 export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'accounts: api_keys', sql: ACCOUNTS_SCHEMA_V1 },
   { id: 2, name: 'market: overrides and override_events', sql: OVERRIDES_SCHEMA_V1 },
   { id: 3, name: 'audit: receipt_log', sql: AUDIT_SCHEMA_V1 },
   { id: 4, name: 'witness: witness_checkpoints', sql: WITNESS_SCHEMA_V1 },
+  { id: 7, name: 'accounts: oauth_tokens (hashed client-credentials tokens)', sql: OAUTH_TOKENS_SCHEMA_V7 },
   { id: 8, name: 'accounts: key_usage (requests per key and UTC day)', sql: KEY_USAGE_SCHEMA_V8 },
   { id: 10, name: 'audit: audit_log (group commit), audit_digests, audit_leaves, audit_state; receipt_log moved in', sql: AUDIT_SCHEMA_V10 },
   { id: 25, name: 'payments: spent payment proofs', sql: PAYMENTS_SCHEMA_V1 },
