@@ -37,6 +37,7 @@ import { boughtKeyMail } from './accounts/offers'
 import { Meter } from './accounts/metering'
 import { sqliteMeterWrites, sqliteUsageStore } from './accounts/usage-store'
 import { deliveryServices, type DeliveryServices } from './delivery/services'
+import { sqliteTokenStore, type TokenStore } from './accounts/tokens'
 
 export interface AppDeps {
   config: Config
@@ -75,6 +76,8 @@ export interface AppDeps {
   mail: MailWorker
   /** Per-key request metering and limits of /v5/status, /v5/batch and the tool endpoint (written behind once a second). */
   meter: Meter
+  /** Hashed OAuth client-credentials tokens (POST /oauth/token, resolveBearer). */
+  tokens: TokenStore
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
   /** Streams (one coordinator per MIC), webhook subscriptions and their dispatcher. */
@@ -99,6 +102,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
     installation: sqliteInstallationStore(db),
+    tokens: sqliteTokenStore(db),
     meter: new Meter(sqliteUsageStore(db), sqliteMeterWrites(db), parts.clock, parts.log, { daily: parts.config.metering.freeDailyLimit, monthly: parts.config.metering.freeMonthlyLimit }),
     ...mcpParts(db, parts),
     ...paymentParts(db, parts),

@@ -8,6 +8,7 @@ import { applyMigrations, MigrationError } from './store/migrate'
 import { MIGRATIONS } from './store/migrations'
 import { loadSigner } from './crypto/key-file'
 import { sqliteAccountStore } from './accounts/store'
+import { sqliteUsageStore } from './accounts/usage-store'
 import { buildApp } from './app'
 import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
@@ -139,7 +140,7 @@ async function main(argv: string[]): Promise<void> {
     if (!opened.ok) process.exit(opened.code)
     const db = opened.db
     const code =
-      command === 'keys' ? await runKeysCommand(args, sqliteAccountStore(db), new Date(), out)
+      command === 'keys' ? await runKeysCommand(args, sqliteAccountStore(db), new Date(), out, sqliteUsageStore(db))
       : command === 'overrides' ? await runOverridesCommand(args, overrideService(db, log), systemClock.now(), out)
       : command === 'mail' ? runMailCommand(args, mailOutbox(db), config, systemClock.now(), out)
       : runBackupCommand(args, db, out)

@@ -4,17 +4,19 @@ import { parseArgs } from 'node:util'
 import { PLANS, ACCOUNT_STATUSES, type AccountStatus, type KeyClass, type Plan } from '../accounts/plans'
 import { issueKey } from '../accounts/keys'
 import type { AccountStore } from '../accounts/store'
+import type { UsageStore } from '../accounts/usage-store'
 
 const USAGE = `usage:
   openbell keys create --plan <${PLANS.join('|')}> [--credit] [--email E] [--agent-id A] [--expires-in-days N] [--calls N] [--credits N]
   openbell keys list
   openbell keys suspend|activate|cancel <key prefix shown by list>`
 
-export async function runKeysCommand(args: string[], store: AccountStore, now: Date, out: (line: string) => void): Promise<number> {
+/** `usage`: stored request counts (a running service writes them within a second). */
+export async function runKeysCommand(args: string[], store: AccountStore, now: Date, out: (line: string) => void, usage?: UsageStore): Promise<number> {
   const [sub, ...rest] = args
   try {
     if (sub === 'create') return await create(rest, store, now, out)
-    if (sub === 'list') return await list(store, out)
+    if (sub === 'list') return await list(store, out, usage ? await usage.onDay(now.toISOString().slice(0, 10)) : null)
     if (sub === 'suspend' || sub === 'activate' || sub === 'cancel') {
       const status: AccountStatus = sub === 'suspend' ? 'suspended' : sub === 'activate' ? 'active' : 'cancelled'
       return await setStatus(rest[0], status, store, out)
@@ -65,10 +67,10 @@ async function create(args: string[], store: AccountStore, now: Date, out: (line
   return 0
 }
 
-async function list(store: AccountStore, out: (line: string) => void): Promise<number> {
+async function list(store: AccountStore, out: (line: string) => void, today: Map<number, number> | null): Promise<number> {
   const rows = await store.list()
-  out(['prefix', 'class', 'plan', 'status', 'created_at', 'expires_at'].join('\t'))
-  for (const row of rows) out([`${row.key_prefix}…`, row.class, row.plan, row.status, row.created_at, row.expires_at ?? '-'].join('\t'))
+  out(['prefix', 'class', 'plan', 'status', 'created_at', 'expires_at', 'today'].join('\t'))
+  for (const row of rows) out([`${row.key_prefix}…`, row.class, row.plan, row.status, row.created_at, row.expires_at ?? '-', today ? String(today.get(row.id) ?? 0) : '-'].join('\t'))
   return 0
 }
 

@@ -13,6 +13,7 @@ import { INSTALLATION_SCHEMA_V1 } from '../discovery/installation'
 import { SELF_SERVICE_SCHEMA_V5 } from '../accounts/self-service-schema'
 import { MAIL_SCHEMA_V6 } from '../accounts/mail/outbox'
 import { KEY_USAGE_SCHEMA_V8 } from '../accounts/usage-store'
+import { OAUTH_TOKENS_SCHEMA_V7 } from '../accounts/tokens'
 
 export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'accounts: api_keys', sql: ACCOUNTS_SCHEMA_V1 },
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 4, name: 'witness: witness_checkpoints', sql: WITNESS_SCHEMA_V1 },
   { id: 5, name: 'accounts: one key per agent_id, address_limits, key_events', sql: SELF_SERVICE_SCHEMA_V5 },
   { id: 6, name: 'accounts: mail_outbox', sql: MAIL_SCHEMA_V6 },
+  { id: 7, name: 'accounts: oauth_tokens (hashed client-credentials tokens)', sql: OAUTH_TOKENS_SCHEMA_V7 },
   { id: 8, name: 'accounts: key_usage (requests per key and UTC day)', sql: KEY_USAGE_SCHEMA_V8 },
   { id: 10, name: 'audit: audit_log (group commit), audit_digests, audit_leaves, audit_state; receipt_log moved in', sql: AUDIT_SCHEMA_V10 },
   { id: 20, name: 'discovery: installation (first start)', sql: INSTALLATION_SCHEMA_V1 },

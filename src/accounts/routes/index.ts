@@ -7,6 +7,8 @@ import { sandboxRoutes } from './sandbox'
 import { funnelRoutes } from './funnel'
 import { accountRoute } from './account'
 import { usageRoute } from './usage'
+import { oauthTokenRoute } from './oauth-token'
+import { oauthMetadataRoutes } from './oauth-metadata'
 
 export function accountRoutes(deps: AppDeps) {
   return new Elysia({ name: 'account-routes' })
@@ -16,4 +18,6 @@ export function accountRoutes(deps: AppDeps) {
     .use(funnelRoutes(deps))
     .use(accountRoute(deps))
     .use(usageRoute(deps))
+    .use(oauthTokenRoute(deps))
+    .use(oauthMetadataRoutes(deps))
 }
