@@ -9,6 +9,7 @@ import { MCP_SCHEMA_V1 } from '../mcp/store'
 import { PAYMENTS_SCHEMA_V1 } from '../payments/store'
 import { CREDIT_LEDGER_SCHEMA_V1 } from '../payments/credits'
 import { PADDLE_SCHEMA_V1 } from '../payments/paddle/store'
+import { DELIVERY_SCHEMA_V15 } from '../delivery/webhooks/store'
 
 export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'accounts: api_keys', sql: ACCOUNTS_SCHEMA_V1 },
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 3, name: 'audit: receipt_log', sql: AUDIT_SCHEMA_V1 },
   { id: 4, name: 'witness: witness_checkpoints', sql: WITNESS_SCHEMA_V1 },
   { id: 10, name: 'audit: audit_log (group commit), audit_digests, audit_leaves, audit_state; receipt_log moved in', sql: AUDIT_SCHEMA_V10 },
+  { id: 15, name: 'delivery: webhooks, webhook_mics, webhook_state, webhook_deliveries (durable queue), webhook_dispatcher', sql: DELIVERY_SCHEMA_V15 },
   { id: 25, name: 'payments: spent payment proofs', sql: PAYMENTS_SCHEMA_V1 },
   { id: 26, name: 'payments: credit ledger', sql: CREDIT_LEDGER_SCHEMA_V1 },
   { id: 27, name: 'payments: billing-provider events, transactions and subscriptions', sql: PADDLE_SCHEMA_V1 },
