@@ -14,6 +14,7 @@ import { SELF_SERVICE_SCHEMA_V5 } from '../accounts/self-service-schema'
 import { MAIL_SCHEMA_V6 } from '../accounts/mail/outbox'
 import { KEY_USAGE_SCHEMA_V8 } from '../accounts/usage-store'
 import { OAUTH_TOKENS_SCHEMA_V7 } from '../accounts/tokens'
+import { DELIVERY_SCHEMA_V15 } from '../delivery/webhooks/store'
 
 export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'accounts: api_keys', sql: ACCOUNTS_SCHEMA_V1 },
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 8, name: 'accounts: key_usage (requests per key and UTC day)', sql: KEY_USAGE_SCHEMA_V8 },
   { id: 10, name: 'audit: audit_log (group commit), audit_digests, audit_leaves, audit_state; receipt_log moved in', sql: AUDIT_SCHEMA_V10 },
   { id: 20, name: 'discovery: installation (first start)', sql: INSTALLATION_SCHEMA_V1 },
+  { id: 15, name: 'delivery: webhooks, webhook_mics, webhook_state, webhook_deliveries (durable queue), webhook_dispatcher', sql: DELIVERY_SCHEMA_V15 },
   { id: 25, name: 'payments: spent payment proofs', sql: PAYMENTS_SCHEMA_V1 },
   { id: 26, name: 'payments: credit ledger', sql: CREDIT_LEDGER_SCHEMA_V1 },
   { id: 27, name: 'payments: billing-provider events, transactions and subscriptions', sql: PADDLE_SCHEMA_V1 },

@@ -2,7 +2,18 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { streamRoutes } from './stream'
+import { subscribeRoutes } from './subscribe'
+import { listRoutes } from './list'
+import { deleteRoutes } from './delete'
+import { testRoutes } from './test'
+import { healthRoutes } from './health'
 
 export function deliveryRoutes(deps: AppDeps) {
-  return new Elysia({ name: 'delivery-routes' }).use(streamRoutes(deps, deps.delivery.streams))
+  return new Elysia({ name: 'delivery-routes' })
+    .use(streamRoutes(deps, deps.delivery.streams))
+    .use(healthRoutes(deps))
+    .use(subscribeRoutes(deps))
+    .use(listRoutes(deps))
+    .use(deleteRoutes(deps))
+    .use(testRoutes(deps))
 }

@@ -1,0 +1,24 @@
+// DELETE /v5/webhooks/{webhook_id}: removes the subscription and its undelivered deliveries.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { responses } from '../../http/openapi'
+import { ownedWebhook } from './owned'
+
+export function deleteRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'delivery-webhook-delete' }).delete(
+    '/v5/webhooks/:webhook_id',
+    async ({ request, params, set }) => {
+      const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER))
+      const row = ownedWebhook(deps.delivery.webhooks, account, params.webhook_id)
+      deps.delivery.webhooks.delete(row.id)
+      deps.log.info('webhook deleted', { webhook_id: row.id, key_prefix: account.key_prefix })
+      set.status = 204
+      return new Response(null, { status: 204 })
+    },
+    {
+      params: t.Object({ webhook_id: t.String() }),
+      detail: { tags: ['delivery'], summary: 'Delete a webhook subscription (permanent)', responses: responses({ 204: 'Deleted', 401: 'API_KEY_REQUIRED', 403: 'INVALID_API_KEY or WEBHOOK_NOT_OWNED', 404: 'WEBHOOK_NOT_FOUND' }) },
+    },
+  )
+}

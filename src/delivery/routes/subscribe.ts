@@ -1,0 +1,62 @@
+// POST /v5/webhooks/subscribe: builder and pro keys register an HTTPS URL for state changes of
+// some MICs. The target is resolved now and refused when it is not public (ssrf.ts). The signing
+// secret is answered once, after the row is committed.
+import { Elysia, t } from 'elysia'
+import { randomUUID } from 'node:crypto'
+import type { AppDeps } from '../../deps'
+import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { ApiError, badRequest } from '../../http/errors'
+import { readBodyText } from '../../http/body'
+import { jsonBody, responses } from '../../http/openapi'
+import { parseSubscribe } from '../webhooks/validate'
+import { checkTarget, hostOf } from '../webhooks/ssrf'
+import { newWebhookSecret } from '../webhooks/signing'
+import { WEBHOOK_LIMITS } from '../webhooks/plans'
+import { webhookEntry, type WebhookRow } from '../webhooks/store'
+import { WebhookEntrySchema } from './schemas'
+
+const MAX_BODY_BYTES = 16 * 1024
+
+export function subscribeRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'delivery-webhook-subscribe' }).post(
+    '/v5/webhooks/subscribe',
+    async ({ request }) => {
+      const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER))
+      const limit = WEBHOOK_LIMITS[account.plan]
+      if (!limit) throw new ApiError(402, 'PLAN_REQUIRED', `webhooks need a builder or pro key (this key is ${account.plan})`)
+      const input = parseSubscribe(await readBodyText(request, MAX_BODY_BYTES, deps))
+      const target = await checkTarget(hostOf(input.url), deps.config.delivery.allowPrivateTargets)
+      if (!target.ok) throw badRequest('WEBHOOK_TARGET_FORBIDDEN', target.reason)
+      const row: WebhookRow = {
+        id: randomUUID(),
+        key_hash: account.key_hash,
+        url: input.url.href,
+        mics: input.mics,
+        events: input.events,
+        secret: newWebhookSecret(),
+        status: 'active',
+        paused_reason: null,
+        created_at: new Date(deps.clock.now()).toISOString(),
+      }
+      deps.delivery.webhooks.create(row, limit)
+      deps.log.info('webhook subscribed', { webhook_id: row.id, key_prefix: account.key_prefix, host: input.url.host, mics: row.mics })
+      return { ...webhookEntry(row), subscription_id: row.id, secret: row.secret }
+    },
+    {
+      parse: 'none',
+      detail: {
+        tags: ['delivery'],
+        summary: 'Subscribe an HTTPS URL to state changes (builder 5, pro 25); the signing secret is shown once',
+        requestBody: jsonBody(t.Object({ url: t.String({ format: 'uri', description: 'https:// URL resolving to public addresses' }), mics: t.Array(t.String(), { minItems: 1 }), events: t.Optional(t.Array(t.Literal('status_change'))) })),
+        responses: responses({
+          200: ['Subscription with its signing secret (whsec_…, shown once)', t.Composite([WebhookEntrySchema, t.Object({ subscription_id: t.String({ description: 'legacy alias of webhook_id' }), secret: t.String() })])],
+          400: 'BAD_REQUEST, URL_REQUIRED, INVALID_URL, HTTPS_REQUIRED, MICS_REQUIRED, UNKNOWN_MIC, UNKNOWN_EVENT, INVALID_EVENTS, WEBHOOK_TARGET_FORBIDDEN',
+          401: 'API_KEY_REQUIRED',
+          402: 'PLAN_REQUIRED (free, sandbox and other plans) or ACCOUNT_INACTIVE',
+          403: 'INVALID_API_KEY or WEBHOOK_LIMIT_REACHED',
+          413: 'PAYLOAD_TOO_LARGE',
+        }),
+      },
+    },
+  )
+}
