@@ -83,7 +83,7 @@ export function buildApp(deps: AppDeps) {
     .use(docsRoutes())
     .use(indexRoutes(deps))
     .use(mcpRoutes(deps))
-    .use(documentRoutes(deps))
+    .use(documentRoutes(deps, () => routes()))
     .use(descriptionRoutes(deps, () => routes()))
     .use(paymentRoutes(deps))
   routes = () => app.routes
