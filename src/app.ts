@@ -34,7 +34,7 @@ import { API_VERSION } from './version'
 export { API_VERSION }
 
 export function buildApp(deps: AppDeps) {
-  let routes: () => readonly { method: string; path: string }[] = () => []
+  let routes: () => readonly { method: string; path: string; hooks?: unknown }[] = () => []
   const app = new Elysia({ name: 'openbell' })
     .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
     .use(corsPlugin())
@@ -87,7 +87,7 @@ export function buildApp(deps: AppDeps) {
     .use(docsRoutes())
     .use(indexRoutes(deps))
     .use(mcpRoutes(deps))
-    .use(documentRoutes(deps))
+    .use(documentRoutes(deps, () => routes()))
     .use(descriptionRoutes(deps, () => routes()))
     .use(paymentRoutes(deps))
     .use(accountRoutes(deps))

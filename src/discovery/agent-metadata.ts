@@ -14,8 +14,19 @@ import { API_VERSION } from '../version'
 export const AGENT_METADATA_VERSION = '2026-11-23'
 export const AGENT_METADATA_SCHEMA_VERSION = '1.0'
 
-export function agentMetadata(deps: Pick<AppDeps, 'config'>) {
+/** Capabilities claimed only when their route is served (another part may not be built in). */
+const CAPABILITY_PATHS = {
+  batch: '/v5/batch',
+  safe_to_trade: '/v1/safe-to-trade',
+  stream: '/v5/stream',
+  webhooks: '/v5/webhooks/subscribe',
+  audit_digests: '/v5/audit/digest',
+  checkpoint_witness: '/v1/witness/checkpoints',
+} as const
+
+export function agentMetadata(deps: Pick<AppDeps, 'config'>, served: ReadonlySet<string>) {
   const base = deps.config.publicBaseUrl
+  const serves = Object.fromEntries(Object.entries(CAPABILITY_PATHS).map(([name, path]) => [name, served.has(path)])) as Record<keyof typeof CAPABILITY_PATHS, boolean>
   return {
     schema_version: AGENT_METADATA_SCHEMA_VERSION,
     spec_version: AGENT_METADATA_VERSION,
@@ -26,15 +37,15 @@ export function agentMetadata(deps: Pick<AppDeps, 'config'>) {
       exchanges: SUPPORTED_MICS.length,
       supported_mics: [...SUPPORTED_MICS],
       signed_receipts: true,
-      batch: true,
-      safe_to_trade: true,
-      stream: true,
-      webhooks: true,
-      audit_digests: true,
-      checkpoint_witness: true,
+      batch: serves.batch,
+      safe_to_trade: serves.safe_to_trade,
+      stream: serves.stream,
+      webhooks: serves.webhooks,
+      audit_digests: serves.audit_digests,
+      checkpoint_witness: serves.checkpoint_witness,
       x402: deps.config.x402.payTo !== null,
     },
-    mcp: { url: `${base}/mcp`, transport: 'streamable-http', protocol_versions: [...SUPPORTED_PROTOCOL_VERSIONS], tools: TOOLS.map((tool) => tool.name), auth: { anonymous: true, bearer_token_endpoint: `${base}/oauth/token` } },
+    mcp: { url: `${base}/mcp`, transport: 'streamable-http', protocol_versions: [...SUPPORTED_PROTOCOL_VERSIONS], tools: TOOLS.map((tool) => tool.name), auth: { anonymous: true, bearer_token_endpoint: served.has('/oauth/token') ? `${base}/oauth/token` : null } },
     rest_api: { base_url: base, openapi_url: `${base}/openapi.json`, docs_url: `${base}/docs`, llms_txt: `${base}/llms.txt`, skill: `${base}/SKILL.md` },
     trust: {
       issuer: deps.config.issuer,

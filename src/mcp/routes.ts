@@ -22,6 +22,10 @@ const rpcError = (status: number, code: number, message: string, headers: Record
 const methodNotAllowed = () =>
   jsonResponse({ error: 'METHOD_NOT_ALLOWED', message: 'the tool endpoint takes JSON-RPC messages by POST only' }, 405, { allow: 'POST, OPTIONS' })
 
+const JsonRpcId = t.Union([t.String(), t.Number(), t.Null()])
+const JsonRpcAnswer = t.Object({ jsonrpc: t.Literal('2.0'), id: JsonRpcId, result: t.Optional(t.Object({}, { additionalProperties: true })), error: t.Optional(t.Object({ code: t.Integer(), message: t.String() }, { additionalProperties: true })) }, { additionalProperties: false, description: 'a JSON-RPC 2.0 response: result or error' })
+const JsonRpcFailure = t.Object({ jsonrpc: t.Literal('2.0'), id: t.Null(), error: t.Object({ code: t.Integer(), message: t.String() }, { additionalProperties: true }) }, { description: 'a JSON-RPC 2.0 error response (id null)' })
+
 const notAllowedDoc = (why: string) => ({
   detail: { tags: ['tools'], summary: `Not supported (${why})`, responses: responses({ 405: 'METHOD_NOT_ALLOWED, with Allow: POST, OPTIONS' }) },
 })
@@ -82,12 +86,14 @@ export function mcpRoutes(deps: AppDeps) {
           description: 'Anonymous, or Authorization: Bearer <token from /oauth/token>. Answers application/json; 202 with no body for notifications.',
           requestBody: { content: { 'application/json': { schema: t.Object({}, { additionalProperties: true }) as never } } },
           responses: {
-            200: { description: 'JSON-RPC response (or array of responses for a batch)' },
+            ...responses({
+              200: ['JSON-RPC response (or array of responses for a batch)', t.Union([JsonRpcAnswer, t.Array(JsonRpcAnswer)])],
+              400: ['JSON-RPC parse error or invalid request (id null)', JsonRpcFailure],
+              401: ['Invalid or expired bearer token (WWW-Authenticate names the protected-resource metadata)', JsonRpcFailure],
+              413: ['Body over the size limit', JsonRpcFailure],
+              415: ['Content-Type is not application/json', JsonRpcFailure],
+            }),
             202: { description: 'Accepted: the body held only notifications or responses' },
-            400: { description: 'JSON-RPC parse error or invalid request (id null)' },
-            401: { description: 'Invalid or expired bearer token (WWW-Authenticate names the protected-resource metadata)' },
-            413: { description: 'Body over the size limit' },
-            415: { description: 'Content-Type is not application/json' },
           },
         },
       },

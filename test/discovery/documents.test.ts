@@ -91,6 +91,12 @@ describe('/.well-known/agent.json', () => {
     expect(body.trust.key_discovery).toContain('https://bell.example/.well-known/jwks.json')
     expect(body.safety).toMatchObject({ unknown_means_closed: true, never_act_after_expires_at: true })
     expect(body.spec_version).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    // A capability is claimed exactly when its route is served.
+    const served = new Set(t.app.routes.map((route) => route.path))
+    expect(body.capabilities.safe_to_trade).toBe(served.has('/v1/safe-to-trade'))
+    expect(body.capabilities.stream).toBe(served.has('/v5/stream'))
+    expect(body.capabilities.webhooks).toBe(served.has('/v5/webhooks/subscribe'))
+    expect(body.mcp.auth.bearer_token_endpoint).toBe(served.has('/oauth/token') ? 'https://bell.example/oauth/token' : null)
   })
 
   test('spec_version moves with the content: the recorded hash of the content for a fixed configuration matches', () => {
@@ -98,7 +104,9 @@ describe('/.well-known/agent.json', () => {
     // and record the new hash here.
     const recorded = { version: '2026-11-23', sha256: '4a2dfbbf0070c7c95a411026db664109be9057bca3ded3f565e0157c0f3e238f' }
     const config = loadConfig({ ISSUER: 'oracle.test', DATA_DIR: '/nonexistent' })
-    const content = JSON.stringify({ ...agentMetadata({ config }), spec_version: null })
+    // Every capability's route served (the set a complete build serves).
+    const served = new Set(['/v5/batch', '/v1/safe-to-trade', '/v5/stream', '/v5/webhooks/subscribe', '/v5/audit/digest', '/v1/witness/checkpoints', '/oauth/token'])
+    const content = JSON.stringify({ ...agentMetadata({ config }, served), spec_version: null })
     expect(AGENT_METADATA_VERSION).toBe(recorded.version)
     expect(sha256Hex(content)).toBe(recorded.sha256)
   })

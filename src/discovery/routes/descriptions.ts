@@ -8,6 +8,7 @@ import { briefing } from '../briefing'
 import { SUPPORTED_RANGE, parseUtcDate } from '../../utc'
 import { STACK_DEPRECATION, implementations, preTradeStack, showcase } from '../catalogue'
 import { figureRoutes } from './figures'
+import { openApiDocument, type RegisteredRoute } from '../../http/openapi-document'
 
 const anyObject = t.Object({}, { additionalProperties: true })
 /** A real calendar date (else 400 INVALID_DATE) in the years the calendars can speak of (else 400 DATE_OUT_OF_RANGE). */
@@ -19,9 +20,20 @@ export function parseBriefingDate(raw: string | undefined, now: number): string 
   return raw
 }
 
-export function descriptionRoutes(deps: AppDeps, routeTable: () => readonly { method: string; path: string }[]) {
+export function descriptionRoutes(deps: AppDeps, routeTable: () => readonly RegisteredRoute[]) {
+  let document: { routes: number; body: string } | null = null
   return new Elysia({ name: 'discovery-descriptions' })
     .use(figureRoutes(deps))
+    // Registered after the swagger plugin's /openapi.json, so this one answers. Built once per route count.
+    .get(
+      '/openapi.json',
+      () => {
+        const routes = routeTable()
+        if (document?.routes !== routes.length) document = { routes: routes.length, body: JSON.stringify(openApiDocument(routes, { baseUrl: deps.config.publicBaseUrl })) }
+        return new Response(document.body, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } })
+      },
+      { detail: { tags: ['discovery'], summary: 'This API description (OpenAPI 3.1)', responses: responses({ 200: ['OpenAPI 3.1 document', t.Object({ openapi: t.String(), info: anyObject, paths: anyObject, components: anyObject }, { additionalProperties: true })] }) } },
+    )
     .get('/v5/briefing', ({ query }) => briefing(deps, parseBriefingDate(query.date, deps.clock.now())), {
       query: t.Object({ date: t.Optional(t.String({ description: 'YYYY-MM-DD (UTC), default today' })) }),
       detail: {

@@ -1,7 +1,8 @@
 // GET /docs: the interactive API reference, served entirely by this process (no CDN), so that
 // it works on a machine without internet and inside the single binary. The Swagger UI files
 // come from the swagger-ui-dist package and are embedded at build time.
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
+import { responses } from '../../http/openapi'
 import bundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'text' }
 import styles from 'swagger-ui-dist/swagger-ui.css' with { type: 'text' }
 
@@ -28,10 +29,10 @@ const cached = (body: string, type: string) => () =>
   new Response(body, { headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=3600' } })
 
 export function docsRoutes() {
-  const hide = { detail: { hide: true } }
+  const doc = (summary: string, type: string) => ({ detail: { tags: ['discovery'], summary, responses: responses({ 200: [summary, t.String(), type] }) } })
   return new Elysia({ name: 'discovery-docs' })
-    .get('/docs', cached(PAGE, 'text/html'), hide)
-    .get('/docs/assets/swagger-ui-bundle.js', cached(bundle, 'text/javascript'), hide)
-    .get('/docs/assets/swagger-ui.css', cached(styles, 'text/css'), hide)
-    .get('/docs/assets/init.js', cached(INIT, 'text/javascript'), hide)
+    .get('/docs', cached(PAGE, 'text/html'), doc('Interactive API reference (works offline)', 'text/html'))
+    .get('/docs/assets/swagger-ui-bundle.js', cached(bundle, 'text/javascript'), doc('Script of the API reference page', 'text/javascript'))
+    .get('/docs/assets/swagger-ui.css', cached(styles, 'text/css'), doc('Styles of the API reference page', 'text/css'))
+    .get('/docs/assets/init.js', cached(INIT, 'text/javascript'), doc('Start-up script of the API reference page', 'text/javascript'))
 }

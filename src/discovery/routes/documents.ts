@@ -9,7 +9,7 @@ import { agentMetadata, securityTxt } from '../agent-metadata'
 
 const CACHE = 'public, max-age=300'
 
-export function documentRoutes(deps: AppDeps) {
+export function documentRoutes(deps: AppDeps, routeTable: () => readonly { path: string }[]) {
   const documents = new TextDocuments(deps)
   const serve = (path: TextDocumentPath) => ({ request }: { request: Request }) => {
     const document = documents.get(path)
@@ -26,7 +26,7 @@ export function documentRoutes(deps: AppDeps) {
     .get('/llms.txt', serve('/llms.txt'), doc('/llms.txt', 'llms.txt (llmstxt.org layout)'))
     .get('/llms-full.txt', serve('/llms-full.txt'), doc('/llms-full.txt', 'Full agent-facing documentation in one text'))
     .get('/SKILL.md', serve('/SKILL.md'), doc('/SKILL.md', 'Skill file (YAML front matter name/description, then usage)'))
-    .get('/.well-known/agent.json', () => jsonResponse(agentMetadata(deps), 200, { 'cache-control': CACHE, vary: 'Origin' }), {
+    .get('/.well-known/agent.json', () => jsonResponse(agentMetadata(deps, new Set(routeTable().map((route) => route.path))), 200, { 'cache-control': CACHE, vary: 'Origin' }), {
       detail: { tags: ['discovery'], summary: 'Agent metadata', responses: responses({ 200: ['Agent metadata', t.Object({ schema_version: t.String(), spec_version: t.String({ format: 'date' }), name: t.String(), capabilities: t.Object({}, { additionalProperties: true }), mcp: t.Object({}, { additionalProperties: true }), rest_api: t.Object({}, { additionalProperties: true }), trust: t.Object({}, { additionalProperties: true }), safety: t.Object({}, { additionalProperties: true }) }, { additionalProperties: true })] }) },
     })
     .get(
