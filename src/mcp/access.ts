@@ -2,6 +2,9 @@
 // small daily allowance of live receipts per client address (spec 5 rule 4 keeps the endpoint
 // public); a bearer token from /oauth/token makes the call its key's, metered like /v5/status.
 import type { AppDeps } from '../deps'
+import { resolveBearer } from '../accounts/bearer'
+import { meter } from '../accounts/meter-answer'
+import type { AccountRow } from '../accounts/store'
 import { ApiError } from '../http/errors'
 import { issueLiveReceipt } from '../market/issue'
 import type { ToolCaller } from './tools'
@@ -20,9 +23,31 @@ function anonymousLimitReached(deps: AppDeps, limit: number): ApiError {
   )
 }
 
-export async function mcpCaller(deps: AppDeps, _request: Request, address: string, now: number): Promise<McpAccess> {
+/** The status tool's price when a key's free quota is spent (the same as /v5/status). */
+const statusOffer = (deps: AppDeps) => ({ resourceUrl: `${deps.config.publicBaseUrl}/v5/status`, price: deps.config.x402.statusPrice, description: 'Signed market status receipt' })
+
+function keyCaller(deps: AppDeps, account: AccountRow): ToolCaller {
+  return {
+    async admitStatusCall() {
+      const metered = await meter(deps, account, '/mcp:get_market_status', statusOffer(deps))
+      if (!metered.admitted) throw metered.error
+    },
+    async issueLiveReceipt(mic) {
+      return { ...(await issueLiveReceipt(deps, mic, { surface: '/mcp:get_market_status', keyHash: account.key_hash })) }
+    },
+  }
+}
+
+/**
+ * Anonymous (no Authorization header), or the key behind a bearer token from /oauth/token. A
+ * header that is not a live token is a 401 with the RFC 9728 challenge, never an anonymous call.
+ */
+export async function mcpCaller(deps: AppDeps, request: Request, address: string, now: number): Promise<McpAccess> {
   const day = utcDay(now)
   const clientHash = await deps.mcpUsage.clientHash(address, day)
+  const bearer = await resolveBearer(deps, request.headers.get('authorization'))
+  if (bearer.kind === 'rejected') return { kind: 'rejected', response: bearer.response }
+  if (bearer.kind === 'ok') return { kind: 'ok', caller: keyCaller(deps, bearer.account), clientHash }
   const limit = deps.config.mcp.anonymousDailyLimit
   const caller: ToolCaller = {
     async admitStatusCall() {
