@@ -88,6 +88,7 @@ async function serve(): Promise<void> {
   const stopMeter = deps.meter.start()
   const stopAccountJobs = startAccountJobs(deps)
   deps.healthExtras.push(() => ({ halt_monitor: deps.halts.status() }))
+  const stopDispatcher = deps.delivery.dispatcher.start()
   let app: ReturnType<typeof buildApp>
   try {
     app = listenOrFail(() => buildApp(deps).listen(listenOptions(config)), config)
@@ -104,8 +105,11 @@ async function serve(): Promise<void> {
     if (stopping) return
     stopping = true
     log.info('shutting down', { signal })
-    // Stop accepting; in-flight requests finish before stop() resolves.
+    // Streams never finish by themselves: end them, then stop accepting; in-flight requests
+    // finish before stop() resolves.
+    deps.delivery.streams.closeAll()
     await app.stop()
+    await stopDispatcher()
     stopCalendarJobs()
     stopHaltMonitor()
     await stopAudit()

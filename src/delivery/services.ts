@@ -7,19 +7,22 @@ import { StreamHub } from './stream/coordinator'
 import { sqliteWebhookStore, type WebhookStore } from './webhooks/store'
 import { dispatcherRecords, type DispatcherRecords } from './webhooks/health'
 import { WebhookSender } from './webhooks/send'
+import { deliveryQueue, type DeliveryQueue } from './webhooks/queue'
+import { Dispatcher } from './webhooks/dispatcher'
 
 export interface DeliveryServices {
   streams: StreamHub
   webhooks: WebhookStore
   records: DispatcherRecords
   sender: WebhookSender
+  queue: DeliveryQueue
+  dispatcher: Dispatcher
 }
 
 export function deliveryServices(db: Database, deps: AppDeps): DeliveryServices {
-  return {
-    streams: new StreamHub(deps),
-    webhooks: sqliteWebhookStore(db),
-    records: dispatcherRecords(db),
-    sender: new WebhookSender({ allowPrivate: deps.config.delivery.allowPrivateTargets }),
-  }
+  const webhooks = sqliteWebhookStore(db)
+  const records = dispatcherRecords(db)
+  const sender = new WebhookSender({ allowPrivate: deps.config.delivery.allowPrivateTargets })
+  const queue = deliveryQueue(db)
+  return { streams: new StreamHub(deps), webhooks, records, sender, queue, dispatcher: new Dispatcher(deps, { webhooks, queue, records, sender }) }
 }

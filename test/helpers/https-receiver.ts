@@ -58,7 +58,17 @@ export function startReceiver(certificate: TestCertificate, port = 0) {
   }
 }
 
-/** Verifies a delivery as a receiver would; throws when the signature or timestamp is wrong. */
-export function verifyDelivery(secret: string, delivery: ReceivedDelivery): unknown {
-  return new Webhook(secret).verify(delivery.body, { 'webhook-id': delivery.headers['webhook-id']!, 'webhook-timestamp': delivery.headers['webhook-timestamp']!, 'webhook-signature': delivery.headers['webhook-signature']! })
+/**
+ * Verifies a delivery as a receiver would; throws when the signature is wrong or the timestamp is
+ * more than 5 minutes from the receiver's clock. `receiverNow` is that clock: tests whose service
+ * clock is set to another day give the receiver the same clock (the library reads Date.now()).
+ */
+export function verifyDelivery(secret: string, delivery: ReceivedDelivery, receiverNow: number = Date.now()): unknown {
+  const realNow = Date.now
+  Date.now = () => receiverNow
+  try {
+    return new Webhook(secret).verify(delivery.body, { 'webhook-id': delivery.headers['webhook-id']!, 'webhook-timestamp': delivery.headers['webhook-timestamp']!, 'webhook-signature': delivery.headers['webhook-signature']! })
+  } finally {
+    Date.now = realNow
+  }
 }

@@ -14,8 +14,23 @@ import { newWebhookSecret } from '../webhooks/signing'
 import { WEBHOOK_LIMITS } from '../webhooks/plans'
 import { webhookEntry, type WebhookRow } from '../webhooks/store'
 import { WebhookEntrySchema } from './schemas'
+import { resolveStatus } from '../../market/resolve'
+import type { Mic } from '../../calendar/mics'
 
 const MAX_BODY_BYTES = 16 * 1024
+
+/**
+ * A MIC nobody watched before gets its current state stored now, so that a change right after
+ * subscribing is delivered rather than taken as the dispatcher's first sight (a baseline).
+ */
+async function baselineNewMics(deps: AppDeps, mics: readonly Mic[]): Promise<void> {
+  const now = deps.clock.now()
+  for (const mic of mics) {
+    if (deps.delivery.queue.state(mic)) continue
+    const resolution = await resolveStatus(deps, mic, now)
+    deps.delivery.queue.baseline({ mic, status: resolution.status, source: resolution.source, changed_at: new Date(now).toISOString() })
+  }
+}
 
 export function subscribeRoutes(deps: AppDeps) {
   return new Elysia({ name: 'delivery-webhook-subscribe' }).post(
@@ -39,6 +54,7 @@ export function subscribeRoutes(deps: AppDeps) {
         created_at: new Date(deps.clock.now()).toISOString(),
       }
       deps.delivery.webhooks.create(row, limit)
+      await baselineNewMics(deps, input.mics)
       deps.log.info('webhook subscribed', { webhook_id: row.id, key_prefix: account.key_prefix, host: input.url.host, mics: row.mics })
       return { ...webhookEntry(row), subscription_id: row.id, secret: row.secret }
     },

@@ -1,0 +1,190 @@
+// Webhook deliveries to a real HTTPS receiver on loopback (a certificate made here, trusted by
+// the sender's CA option; the request-forgery guard is lifted with WEBHOOK_ALLOW_PRIVATE_TARGETS,
+// as an operator delivering inside its network would). Receivers verify with `standardwebhooks`;
+// receipts verify with the published key. The dispatcher runs on real timers with a 2 s interval
+// and a clock that moves in real time from a chosen instant.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { makeTestApp, type TestApp } from '../helpers/app'
+import { issueKey } from '../../src/accounts/keys'
+import { makeCertificate, startReceiver, verifyDelivery, type ReceivedDelivery, type TestCertificate } from '../helpers/https-receiver'
+import { verifyWithRegistry, type KeyRegistry } from '../helpers/verify'
+
+let t: TestApp
+let certificate: TestCertificate
+let receiver: ReturnType<typeof startReceiver>
+let registry: KeyRegistry
+let key: string
+let offset = 0
+let stopDispatcher: () => Promise<void>
+const secrets = new Map<string, string>()
+
+/** Moves the service's clock so that it reads `iso` now, then keeps running in real time. */
+function clockTo(iso: string) {
+  offset = Date.parse(iso) - Date.now()
+}
+
+beforeAll(async () => {
+  certificate = makeCertificate()
+  receiver = startReceiver(certificate)
+  t = makeTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_INTERVAL_SECONDS: '2' } })
+  t.clock.now = () => Date.now() + offset
+  t.deps.delivery.sender.ca = certificate.cert
+  registry = (await t.json('/v5/keys')).body
+  key = (await issueKey(t.deps.accounts, { plan: 'pro', now: new Date() })).key
+  receiver.respondWith(() => 200)
+  clockTo('2026-03-02T12:00:00.000Z')
+  stopDispatcher = t.deps.delivery.dispatcher.start()
+})
+
+afterAll(async () => {
+  await stopDispatcher?.()
+  receiver.stop()
+  certificate.dispose()
+})
+
+async function subscribe(path: string, mics: string[]): Promise<string> {
+  const answer = await t.json('/v5/webhooks/subscribe', { method: 'POST', headers: { 'x-oracle-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url(path), mics }) })
+  expect(answer.status).toBe(200)
+  secrets.set(answer.body.webhook_id, answer.body.secret)
+  return answer.body.webhook_id
+}
+
+
+async function waitFor<T>(probe: () => T | undefined | false, ms: number, what: string): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = probe()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await Bun.sleep(20)
+  }
+}
+
+/** Checks a delivery the way a receiver would: HMAC (Standard Webhooks) and the receipt's Ed25519 signature. */
+function checkDelivery(delivery: ReceivedDelivery, webhookId: string) {
+  // The receiver's clock is the service's (set to 2026-03-02) as of the moment it received the delivery.
+  expect(verifyDelivery(secrets.get(webhookId)!, delivery, delivery.at + offset)).toBeTruthy()
+  expect(() => verifyDelivery(secrets.get(webhookId)!, delivery, delivery.at + offset + 6 * 60_000)).toThrow('timestamp too old')
+  expect(() => verifyDelivery('whsec_' + Buffer.alloc(32, 7).toString('base64'), delivery, delivery.at + offset)).toThrow()
+  expect(delivery.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/)
+  expect(delivery.headers['content-type']).toBe('application/json')
+  const body = delivery.json
+  expect(body.type).toBe('status_change')
+  expect(body.webhook_id).toBe(webhookId)
+  expect(body.current_status).toBe(body.receipt.status)
+  expect(body.occurred_at).toBe(body.receipt.issued_at)
+  expect(body.receipt.receipt_mode).toBe('live')
+  expect(verifyWithRegistry(registry, body.receipt)).toBe(true)
+}
+
+describe('webhook deliveries', () => {
+  let xnys: string
+
+  test('the open is delivered at the open (calendar boundary alarm), once, verifiable twice over', async () => {
+    // Monday 2026-03-02: XNYS opens at 14:30:00 UTC.
+    clockTo('2026-03-02T14:29:58.500Z')
+    xnys = await subscribe('/xnys', ['XNYS'])
+    // The clock jumped: one cycle now sets the alarm for the coming open.
+    await t.deps.delivery.dispatcher.cycle()
+    const delivery = await waitFor(() => receiver.received.find((d) => d.json.webhook_id === xnys), 5000, 'the open')
+    const late = t.clock.now() - Date.parse('2026-03-02T14:30:00.000Z')
+    expect(late).toBeGreaterThanOrEqual(0)
+    expect(late).toBeLessThan(1500)
+    checkDelivery(delivery, xnys)
+    expect(delivery.json.previous_status).toBe('CLOSED')
+    expect(delivery.json.current_status).toBe('OPEN')
+    expect(delivery.json.mic).toBe('XNYS')
+    // Delivered once: more cycles pass without another delivery for this subscription.
+    await Bun.sleep(2500)
+    expect(receiver.received.filter((d) => d.json.webhook_id === xnys)).toHaveLength(1)
+    const health = await t.json('/v5/webhooks/health')
+    expect(health.body.status).toBe('ok')
+    expect(Date.parse(health.body.next_alarm)).toBeGreaterThan(Date.parse(health.body.checked_at))
+  }, 20_000)
+
+  test('a halt (operator override) wakes the dispatcher at once; its clearing is delivered too', async () => {
+    const before = receiver.received.filter((d) => d.json.webhook_id === xnys).length
+    const set = Date.now()
+    await t.deps.overrides.set({ mic: 'XNYS', status: 'HALTED', reason: 'market-wide circuit breaker level 1', expires_at: new Date(t.clock.now() + 3_600_000).toISOString() }, 'test')
+    const halted = await waitFor(() => receiver.received.filter((d) => d.json.webhook_id === xnys)[before], 3000, 'the halt')
+    expect(Date.now() - set).toBeLessThan(1000)
+    checkDelivery(halted, xnys)
+    expect([halted.json.previous_status, halted.json.current_status]).toEqual(['OPEN', 'HALTED'])
+    expect(halted.json.receipt.source).toBe('OVERRIDE')
+    await t.deps.overrides.clear('XNYS', 'test')
+    const resumed = await waitFor(() => receiver.received.filter((d) => d.json.webhook_id === xnys)[before + 1], 3000, 'the resumption')
+    expect([resumed.json.previous_status, resumed.json.current_status]).toEqual(['HALTED', 'OPEN'])
+  }, 20_000)
+
+  test('the close is delivered at the close', async () => {
+    clockTo('2026-03-02T20:59:58.000Z')
+    await t.deps.delivery.dispatcher.cycle()
+    const before = receiver.received.filter((d) => d.json.webhook_id === xnys).length
+    const closed = await waitFor(() => receiver.received.filter((d) => d.json.webhook_id === xnys)[before], 6000, 'the close')
+    checkDelivery(closed, xnys)
+    expect([closed.json.previous_status, closed.json.current_status]).toEqual(['OPEN', 'CLOSED'])
+    expect(Date.parse(closed.json.occurred_at)).toBeGreaterThanOrEqual(Date.parse('2026-03-02T21:00:00.000Z'))
+  }, 20_000)
+
+  test('a failing receiver is retried on the schedule with the same webhook-id, each attempt signed afresh; nothing after success', async () => {
+    const id = await subscribe('/retry', ['XLON'])
+    let calls = 0
+    receiver.respondWith((delivery) => (delivery.json.webhook_id === id && ++calls <= 2 ? 500 : 200))
+    await t.deps.overrides.set({ mic: 'XLON', status: 'CLOSED', reason: 'exchange outage', expires_at: new Date(t.clock.now() + 3_600_000).toISOString() }, 'test')
+    // XLON is closed at 21:00 UTC anyway: use HALTED so that it is a change.
+    await t.deps.overrides.set({ mic: 'XLON', status: 'HALTED', reason: 'exchange outage', expires_at: new Date(t.clock.now() + 3_600_000).toISOString() }, 'test')
+    const attempts = await waitFor(() => {
+      const list = receiver.received.filter((d) => d.json.webhook_id === id)
+      return list.length >= 3 && list
+    }, 20_000, 'three attempts')
+    const first = attempts[0]!.at
+    // 1 and 5 intervals (2 s) with ±10 % jitter: about 2 s and 12 s after the first attempt.
+    expect(attempts[1]!.at - first).toBeGreaterThan(1500)
+    expect(attempts[1]!.at - first).toBeLessThan(3500)
+    expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThan(8500)
+    expect(attempts[2]!.at - attempts[1]!.at).toBeLessThan(12_500)
+    expect(new Set(attempts.map((d) => d.headers['webhook-id'])).size).toBe(1)
+    expect(new Set(attempts.map((d) => d.headers['webhook-signature'])).size).toBe(3)
+    for (const attempt of attempts) checkDelivery(attempt, id)
+    await Bun.sleep(2500)
+    expect(receiver.received.filter((d) => d.json.webhook_id === id)).toHaveLength(3)
+    const row = t.deps.delivery.queue.get(attempts[0]!.headers['webhook-id']!)!
+    expect(row.state).toBe('delivered')
+    expect(row.attempts).toBe(3)
+    await t.deps.overrides.clear('XLON', 'test')
+  }, 40_000)
+})
+
+describe('dead letter, pause and resume', () => {
+  test('after the last failed attempt the delivery is dead, the subscription paused and nothing more is queued for it; a successful test delivery resumes it', async () => {
+    const id = await subscribe('/dead', ['XPAR'])
+    receiver.respondWith((delivery) => (delivery.json.webhook_id === id ? 503 : 200))
+    await t.deps.overrides.set({ mic: 'XPAR', status: 'HALTED', reason: 'venue outage', expires_at: new Date(t.clock.now() + 3_600_000).toISOString() }, 'test')
+    const messageId = await waitFor(() => receiver.received.find((d) => d.json.webhook_id === id)?.headers['webhook-id'], 5000, 'the first attempt')
+    // The schedule's later waits (30, 150, 600 intervals) are skipped by making the row due now.
+    for (let attempt = 2; attempt <= 6; attempt++) {
+      await waitFor(() => t.deps.delivery.queue.get(messageId)!.state === 'queued' && t.deps.delivery.queue.get(messageId)!.attempts === attempt - 1, 5000, `retry ${attempt} queued`)
+      t.db.query('UPDATE webhook_deliveries SET next_attempt_at = 0 WHERE id = ?').run(messageId)
+      t.deps.delivery.dispatcher.worker.pump()
+      await waitFor(() => receiver.received.filter((d) => d.json.webhook_id === id).length === attempt, 5000, `attempt ${attempt}`)
+    }
+    await waitFor(() => t.deps.delivery.queue.get(messageId)!.state === 'dead', 5000, 'the dead letter')
+    expect(t.deps.delivery.queue.get(messageId)).toMatchObject({ state: 'dead', attempts: 6, last_status: 503 })
+    const listed = (await t.json('/v5/webhooks', { headers: { 'x-oracle-key': key } })).body.webhooks.find((w: { webhook_id: string }) => w.webhook_id === id)
+    expect(listed.status).toBe('paused')
+    // A new change of XPAR queues nothing for the paused subscription.
+    await t.deps.overrides.clear('XPAR', 'test')
+    await Bun.sleep(1000)
+    expect(t.deps.delivery.queue.forWebhook(id)).toHaveLength(1)
+    expect(receiver.received.filter((d) => d.json.webhook_id === id)).toHaveLength(6)
+    // The owner fixes the endpoint and tests it: delivered, and the subscription is active again.
+    receiver.respondWith(() => 200)
+    const tested = await t.json(`/v5/webhooks/test/${id}`, { method: 'POST', headers: { 'x-oracle-key': key } })
+    expect(tested.body).toMatchObject({ delivered: true, status_code: 200 })
+    expect(tested.body.payload_sent.test).toBe(true)
+    const received = receiver.received.at(-1)!
+    expect(received.json).toEqual(tested.body.payload_sent)
+    checkDelivery(received, id)
+    expect((await t.json('/v5/webhooks', { headers: { 'x-oracle-key': key } })).body.webhooks.find((w: { webhook_id: string }) => w.webhook_id === id).status).toBe('active')
+  }, 40_000)
+})
