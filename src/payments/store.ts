@@ -51,8 +51,6 @@ export interface PaymentStore {
    */
   spendTransaction<T>(claim: ProofClaim, grant: () => T): Promise<{ spent: true; granted: T } | { spent: false }>
   stats(): Promise<PaymentStats>
-  /** Payments settled in [from, to) (ISO instants), for the operator's funnel. */
-  settledBetween(from: string, to: string): Promise<number>
 }
 
 export function sqlitePaymentStore(db: Database): PaymentStore {
@@ -64,7 +62,6 @@ export function sqlitePaymentStore(db: Database): PaymentStore {
   const settle = db.query(`UPDATE payment_proofs SET state = 'settled', settlement_tx = ?, settled_at = ? WHERE reference = ? AND state = 'claimed'`)
   const fail = db.query(`UPDATE payment_proofs SET state = 'failed' WHERE reference = ? AND state = 'claimed'`)
   const stats = db.query(`SELECT count(*) AS settled, min(settled_at) AS first_settled_at, max(settled_at) AS last_settled_at FROM payment_proofs WHERE state = 'settled'`)
-  const settledBetween = db.query(`SELECT count(*) AS n FROM payment_proofs WHERE state = 'settled' AND settled_at >= ? AND settled_at < ?`)
   const row = (claim: ProofClaim, state: 'claimed' | 'settled') => ({ ...claim, state, settled_at: state === 'settled' ? claim.created_at : null })
   return {
     async claim(claim) {
@@ -84,9 +81,6 @@ export function sqlitePaymentStore(db: Database): PaymentStore {
     },
     async stats() {
       return stats.get() as PaymentStats
-    },
-    async settledBetween(from, to) {
-      return (settledBetween.get(from, to) as { n: number }).n
     },
   }
 }

@@ -3,8 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { makeTestApp, REPO_SCHEDULES, TEST_ADMIN_KEY, tempDir, type TestApp } from '../helpers/app'
-import { issueKey } from '../../src/accounts/keys'
+import { makeTestApp, REPO_SCHEDULES, tempDir, type TestApp } from '../helpers/app'
 import { TOOLS } from '../../src/mcp/tools'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../../src/crypto/receipt-fields'
@@ -149,40 +148,5 @@ describe('/v5/traction', () => {
     expect(Object.keys(traction)).toEqual(expect.arrayContaining(['exchanges_covered', 'edge_cases_per_year', 'uptime_since', 'days_live', 'mcp_requests_today', 'unique_mcp_clients_today', 'sma_spec_version', 'verifiable_intent_rfc', 'x402_enabled', 'halt_monitor']))
     expect(traction).toMatchObject({ exchanges_covered: metrics.exchanges_covered, edge_cases_per_year: metrics.edge_cases_per_year, mcp_requests_today: 1, unique_mcp_clients_today: 1, sma_spec_version: 'v5.0', verifiable_intent_rfc: null })
     expect(traction.halt_monitor.status).toBe('disabled')
-  })
-})
-
-describe('/v5/funnel (operator)', () => {
-  const admin = { headers: { 'x-oracle-key': TEST_ADMIN_KEY } }
-
-  test('admin key only: 401 without, 403 with another key', async () => {
-    const t = makeTestApp()
-    expect((await t.json('/v5/funnel')).status).toBe(401)
-    expect((await t.json('/v5/funnel', { headers: { 'x-oracle-key': 'x'.repeat(30) } })).status).toBe(403)
-  })
-
-  test('tool clients and unpaid keys at the top; paid keys and settled payments converted; per UTC day', async () => {
-    const t = makeTestApp({ now: '2026-03-02T15:00:00Z' })
-    expect((await t.json('/v5/funnel', admin)).body).toMatchObject({ date: '2026-03-02', top_of_funnel: 0, converted: 0, conversion_rate: null })
-    for (const client of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) await mcpCall(t, client)
-    const now = new Date(t.clock.now())
-    await issueKey(t.deps.accounts, { plan: 'free', now })
-    await issueKey(t.deps.accounts, { plan: 'pro', now })
-    await t.deps.payments.spendTransaction({ reference: 'tx:0xaa', kind: 'transaction', purpose: 'status', network: 'eip155:8453', payer: null, amount_atomic: '1000', created_at: '2026-03-02T10:00:00.000Z' }, () => null)
-    // Another day's payment is not this day's.
-    await t.deps.payments.spendTransaction({ reference: 'tx:0xbb', kind: 'transaction', purpose: 'status', network: 'eip155:8453', payer: null, amount_atomic: '1000', created_at: '2026-03-01T23:59:59.000Z' }, () => null)
-    const today = (await t.json('/v5/funnel', admin)).body
-    expect(today).toMatchObject({ date: '2026-03-02', top_of_funnel: 4, converted: 2, conversion_rate: 0.5 })
-    expect(today.breakdown).toEqual({ mcp_clients: 3, mcp_requests: 3, unpaid_keys_issued: 1, paid_keys_issued: 1, x402_payments_settled: 1 })
-    const before = (await t.json('/v5/funnel?date=2026-03-01', admin)).body
-    expect(before).toMatchObject({ top_of_funnel: 0, converted: 1, conversion_rate: null })
-    t.clock.advance(DAY_MS)
-    expect((await t.json('/v5/funnel?date=2026-03-02', admin)).body.breakdown.mcp_clients).toBe(3)
-  })
-
-  test('bad and future dates: 400', async () => {
-    const t = makeTestApp()
-    expect((await t.json('/v5/funnel?date=2026-02-30', admin)).body.error).toBe('INVALID_DATE')
-    expect((await t.json('/v5/funnel?date=2099-01-01', admin)).body.error).toBe('DATE_IN_FUTURE')
   })
 })

@@ -181,8 +181,6 @@ describe('real responses match the declared schemas', () => {
       ['/v5/admin/overrides', { ...admin, body: JSON.stringify({ mic: 'XLON', status: 'HALTED', reason: 'outage', expires_at: '2026-03-10T18:00:00Z' }) }, 'post'],
       ['/v5/admin/overrides/XLON', admin, 'delete'],
       ['/v5/credits/balance', withKey],
-      ['/v5/funnel?date=2026-03-10', admin],
-      ['/v5/funnel?date=2026-03-99', admin],
       ['/mcp', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) }, 'post'],
       ['/v1/witness/checkpoints?kid=k&session_id=s'],
     ]

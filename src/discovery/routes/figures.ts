@@ -5,9 +5,6 @@ import type { AppDeps } from '../../deps'
 import { responses } from '../../http/openapi'
 import { metrics, publicMetrics, traction } from '../metrics'
 import { complianceRunner } from '../compliance'
-import { funnel } from '../funnel'
-import { authPlugin } from '../../http/auth'
-import { parseDateParam, utcDay } from '../../audit/dates'
 
 const Count = t.Integer({ minimum: 0 })
 const Instant = t.String({ format: 'date-time' })
@@ -73,28 +70,9 @@ export const ComplianceSchema = t.Object({
   total: Count,
 })
 
-export const FunnelSchema = t.Object({
-  date: t.String({ format: 'date' }),
-  top_of_funnel: Count,
-  converted: Count,
-  conversion_rate: t.Union([t.Number({ minimum: 0 }), t.Null()]),
-  breakdown: t.Object({ mcp_clients: Count, mcp_requests: Count, unpaid_keys_issued: Count, paid_keys_issued: Count, x402_payments_settled: Count }),
-  definition: t.String(),
-})
-
 export function figureRoutes(deps: AppDeps) {
   const compliance = complianceRunner(deps)
   return new Elysia({ name: 'discovery-figures' })
-    .use(authPlugin(deps))
-    .get('/v5/funnel', ({ query }) => funnel(deps, parseDateParam(query.date, utcDay(deps.clock.now()))), {
-      admin: true,
-      query: t.Object({ date: t.Optional(t.String({ description: 'YYYY-MM-DD (UTC), default today' })) }),
-      detail: {
-        tags: ['operator'],
-        summary: 'One day from first contact to payment (X-Oracle-Key: ADMIN_KEY)',
-        responses: responses({ 200: ['Funnel', FunnelSchema], 400: 'INVALID_DATE or DATE_IN_FUTURE', 401: 'ADMIN_KEY_REQUIRED', 403: 'INVALID_ADMIN_KEY or ADMIN_DISABLED' }),
-      },
-    })
     .get('/v5/metrics', () => metrics(deps), {
       detail: { tags: ['discovery'], summary: 'Tool-endpoint usage today, exchanges covered, calendar edge cases this year (best effort: zeros when a store is unavailable)', responses: responses({ 200: ['Metrics', MetricsSchema] }) },
     })
