@@ -19,6 +19,8 @@ interface Hooks {
   params?: Schema
   headers?: Schema
   body?: Schema
+  parse?: unknown
+  type?: unknown
   detail?: Record<string, unknown> & { hide?: boolean; responses?: Record<string, unknown>; security?: unknown; requestBody?: unknown }
 }
 
@@ -84,10 +86,28 @@ function parametersOf(hooks: Hooks, path: string) {
   return parameters
 }
 
+const MEDIA_TYPES: Record<string, string> = {
+  json: 'application/json',
+  urlencoded: 'application/x-www-form-urlencoded',
+  formdata: 'multipart/form-data',
+  text: 'text/plain',
+  arrayBuffer: 'application/octet-stream',
+}
+
+/** The media type a body schema is read as: the route's parser or declared type, else JSON. */
+function bodyMediaType(hooks: Hooks): string {
+  for (const hint of [hooks.type, ...(Array.isArray(hooks.parse) ? hooks.parse : [hooks.parse])]) {
+    const name = typeof hint === 'string' ? hint : typeof (hint as { fn?: unknown } | null)?.fn === 'string' ? (hint as { fn: string }).fn : null
+    if (name && name.includes('/')) return name
+    if (name && MEDIA_TYPES[name]) return MEDIA_TYPES[name]
+  }
+  return 'application/json'
+}
+
 function operationOf(method: string, path: string, hooks: Hooks) {
   const { hide: _hide, responses, security, requestBody, ...detail } = hooks.detail ?? {}
   const parameters = parametersOf(hooks, path)
-  const body = requestBody ?? (hooks.body ? { required: true, content: { 'application/json': { schema: hooks.body } } } : undefined)
+  const body = requestBody ?? (hooks.body ? { required: true, content: { [bodyMediaType(hooks)]: { schema: hooks.body } } } : undefined)
   return plain({
     operationId: operationId(method, path),
     ...detail,

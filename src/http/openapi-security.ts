@@ -5,6 +5,7 @@
 
 export const SECURITY_SCHEMES = {
   ApiKey: { type: 'apiKey', in: 'header', name: 'X-Oracle-Key', description: 'API key (spec 5)' },
+  ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'The API key as a query parameter, where a client cannot set headers (EventSource)' },
   AdminKey: { type: 'apiKey', in: 'header', name: 'X-Oracle-Key', description: 'The operator key (ADMIN_KEY) in the same header' },
   BearerToken: { type: 'http', scheme: 'bearer', description: 'A key, or a token from POST /oauth/token, as Authorization: Bearer' },
   X402PaymentSignature: { type: 'apiKey', in: 'header', name: 'Payment-Signature', description: 'x402 v2: base64 JSON PaymentPayload with a TransferWithAuthorization signature; a request without payment gets 402 with the requirements (body and PAYMENT-REQUIRED header)' },
@@ -28,6 +29,11 @@ const BY_ROUTE: Record<string, Requirement[]> = {
   'POST /v1/witness/checkpoints': [{}, { BearerToken: [] }],
   'POST /v5/credits/purchase': [{ ApiKey: [], X402Payment: [] }],
   'POST /webhooks/paddle': [{ PaddleSignature: [] }],
+  // The key travels in the form body (client_id), not in a header.
+  'POST /oauth/token': [],
+  'GET /v5/stream': [{ ApiKey: [] }, { ApiKeyQuery: [] }],
+  // The e-mail path is anonymous; the x402 path pays with X-Payment.
+  'POST /v5/sandbox': [{}, { X402Payment: [] }],
 }
 
 export function operationSecurity(method: string, path: string, detail: { tags?: unknown; responses?: Record<string, unknown> }): Requirement[] {

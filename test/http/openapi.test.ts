@@ -7,7 +7,9 @@ import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import { makeTestApp, TEST_ADMIN_KEY, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
-import { toOpenApiPath } from '../../src/http/openapi-document'
+import { Elysia, t as types } from 'elysia'
+import { openApiDocument, toOpenApiPath } from '../../src/http/openapi-document'
+import { responses } from '../../src/http/openapi'
 
 type Operation = {
   operationId: string
@@ -183,5 +185,24 @@ describe('real responses match the declared schemas', () => {
       ['/v1/witness/checkpoints?kid=k&session_id=s'],
     ]
     for (const [path, init, method] of checks) await conforms(path, init, method)
+  })
+})
+
+describe('the generator on routes other parts may add', () => {
+  test('form bodies, path parameters without a schema, coercing integers, explicit security, hidden and re-registered routes', () => {
+    const ok = responses({ 200: ['ok', types.Object({ n: types.Integer() })] })
+    const app = new Elysia()
+      .post('/oauth/token', () => ({ n: 1 }), { body: types.Object({ grant_type: types.Literal('client_credentials') }), type: 'urlencoded', detail: { responses: ok } })
+      .delete('/v5/webhooks/:webhook_id', () => null, { detail: { responses: { 204: { description: 'gone' }, 401: { description: 'no key' } } } })
+      .get('/v5/stream', () => '', { query: types.Object({ limit: types.Optional(types.Integer()) }), detail: { responses: ok, security: [{ ApiKey: [] }, {}] } })
+      .get('/hidden', () => '', { detail: { hide: true } })
+    const generated = openApiDocument(app.routes, { baseUrl: 'https://bell.example' }) as unknown as Document
+    expect(Object.keys(generated.paths).sort()).toEqual(['/oauth/token', '/v5/stream', '/v5/webhooks/{webhook_id}'])
+    expect(Object.keys((generated.paths['/oauth/token']!.post as unknown as { requestBody: { content: object } }).requestBody.content)).toEqual(['application/x-www-form-urlencoded'])
+    expect(generated.paths['/v5/webhooks/{webhook_id}']!.delete!.parameters).toEqual([{ name: 'webhook_id', in: 'path', required: true, schema: { type: 'string' } }])
+    expect(generated.paths['/v5/webhooks/{webhook_id}']!.delete!.security).toEqual([{ ApiKey: [] }])
+    expect(generated.paths['/v5/stream']!.get!.security).toEqual([{ ApiKey: [] }, {}])
+    expect(generated.paths['/v5/stream']!.get!.parameters![0]!.schema).toEqual({ type: 'integer' })
+    expect(generated.paths['/oauth/token']!.post!.responses['200']!.content!['application/json']!.schema).toEqual({ type: 'object', required: ['n'], properties: { n: { type: 'integer' } } })
   })
 })
