@@ -36,6 +36,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   operator: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)',
   tools: 'Tool endpoint (JSON-RPC 2.0, Model Context Protocol)',
   payments: 'x402 payments, credits, paid keys, card checkout and billing-provider notifications',
+  accounts: 'Self-service keys (instant, e-mail, sandbox), account, usage, OAuth client-credentials tokens and the key funnel',
+  delivery: 'Server-sent event stream and webhooks for market state changes',
 }
 
 /** Elysia's t.Integer, t.Numeric and t.BooleanString also accept a numeric string (query coercion). */

@@ -71,6 +71,11 @@ describe('/openapi.json', () => {
     expect(count).toBeGreaterThan(50)
   })
 
+  test('every tag used by an operation is listed with a description', () => {
+    const listed = new Map((doc as unknown as { tags: { name: string; description?: string }[] }).tags.map((tag) => [tag.name, tag.description]))
+    for (const { operation } of operations()) for (const tag of operation.tags ?? []) expect({ tag, description: typeof listed.get(tag) }).toEqual({ tag, description: 'string' })
+  })
+
   test('every registered route appears, and every documented operation is a registered route', () => {
     const registered = t.app.routes.filter((route) => !route.path.includes('*'))
     const missing = registered.filter((route) => !doc.paths[toOpenApiPath(route.path)]?.[route.method.toLowerCase()]).map((route) => `${route.method} ${route.path}`)

@@ -92,6 +92,7 @@ describe('GET /v1/safe-to-trade', () => {
     const head = await t.request('/v1/safe-to-trade?venue=XNYS&max_age=5', { method: 'HEAD', headers: { 'x-oracle-key': key } })
     expect(head.status).toBe(200)
     expect((await t.request('/v1/safe-to-trade?max_age=5', { method: 'HEAD', headers: { 'x-oracle-key': key } })).status).toBe(400)
+    expect((await t.request('/v1/safe-to-trade?venue=XNYS&max_age=5', { method: 'HEAD', headers: { 'x-oracle-key': await keyOf(t, 'free') } })).status).toBe(403)
     expect(auditRows(t)).toHaveLength(0)
   })
 })

@@ -10,6 +10,7 @@ import type { Plan } from '../../accounts/plans'
 import { resolveStatus } from '../resolve'
 import { parseSampleQuery, signSafeToTrade, type SampleQuery } from '../safe-to-trade'
 import { requireKeyOrPayment } from '../access'
+import { API_KEY_HEADER, checkApiKey } from '../../http/auth'
 import { auditContextOf, logLiveReceipts } from '../issue'
 import { headOfPaidRoute, isHead } from '../head'
 
@@ -29,13 +30,17 @@ export function paidSafeToTradeRoutes(deps: AppDeps) {
     async ({ query, request, set }) => {
       // Input first: a payment is never taken for a request that cannot be answered.
       const input = parsePaidQuery(query)
+      // The plan is checked before the key is metered or a payment taken: another plan's key is refused outright.
+      const presented = await checkApiKey(deps, request.headers.get(API_KEY_HEADER))
+      if (presented.kind === 'ok' && !PAID_DOOR_PLANS.includes(presented.account.plan)) {
+        throw new ApiError(403, 'PLAN_NOT_ALLOWED', `the paid safe-to-trade door needs a builder or pro key (this key's plan is ${presented.account.plan}); use /v1/safe-to-trade/sample, or send no key and pay per request with x402`)
+      }
       const price = deps.config.x402.statusPrice
       if (isHead(request)) return headOfPaidRoute(deps, request, price, DESCRIPTION, 'safe-to-trade')
       const access = await requireKeyOrPayment(deps, request, price, DESCRIPTION, 'safe-to-trade')
-      if (access.kind === 'key' && !PAID_DOOR_PLANS.includes(access.account.plan)) {
-        throw new ApiError(403, 'PLAN_NOT_ALLOWED', `the paid safe-to-trade door needs a builder or pro key (this key's plan is ${access.account.plan}); use /v1/safe-to-trade/sample or pay per request with x402`)
-      }
       if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
+      // Where keys are metered, access carries the rate-limit headers of the answer.
+      else if ('headers' in access) Object.assign(set.headers, access.headers)
       const now = deps.clock.now()
       const venue = await resolveStatus(deps, input.venue, now)
       const scan = { realtimeHalts: deps.halts.haltedMics(), ok: deps.halts.state(now) !== 'degraded' }
