@@ -1,7 +1,6 @@
 // Composes the HTTP app from its parts. No environment, files, timers or listening here:
 // main.ts does those, and tests call buildApp with fakes.
 import { Elysia } from 'elysia'
-import { swagger } from '@elysiajs/swagger'
 import type { AppDeps } from './deps'
 import { httpPlugin } from './http/plugin'
 import { corsPlugin } from './http/cors'
@@ -39,36 +38,6 @@ export function buildApp(deps: AppDeps) {
     .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
     .use(corsPlugin())
     .use(hardeningPlugin())
-    .use(
-      swagger({
-        // Its own page loads scripts from a CDN; ours (docsRoutes, registered later, wins) works offline.
-        path: '/docs',
-        specPath: '/openapi.json',
-        exclude: ['/docs', '/openapi.json'],
-        // Paths with a dot (/.well-known/*, /mics.json) are real endpoints, not static files.
-        excludeStaticFile: false,
-        documentation: {
-          info: {
-            title: 'openbell',
-            version: API_VERSION,
-            description: 'Signed market-state receipts (Ed25519) and a checkpoint witness. Fail-closed: UNKNOWN means treat the market as CLOSED.',
-          },
-          tags: [
-            { name: 'discovery', description: 'Keys, health and public descriptions' },
-            { name: 'calendars', description: 'Exchange directory, schedules, history and DST risk (unsigned)' },
-            { name: 'market', description: 'Signed market-state receipts' },
-            { name: 'verification', description: 'Receipt verification and conformance vectors' },
-            { name: 'witness', description: 'Checkpoint witness (witness-spec/0.5)' },
-            { name: 'audit', description: 'Receipt archive, receipt listing, daily Merkle digests, their chain and inclusion proofs' },
-            { name: 'operator', description: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)' },
-            { name: 'tools', description: 'Tool endpoint (JSON-RPC 2.0, Model Context Protocol)' },
-            { name: 'accounts', description: 'Self-service keys (instant, e-mail, sandbox), account, usage, OAuth client-credentials tokens and the key funnel' },
-            { name: 'delivery', description: 'Server-sent event stream and webhooks for market state changes' },
-            { name: 'payments', description: 'x402 payments, credits, paid keys, card checkout and billing-provider notifications' },
-          ],
-        },
-      }),
-    )
     .use(keyRoutes(deps))
     .use(healthRoutes(deps))
     .use(exchangeRoutes(deps))

@@ -24,7 +24,7 @@ export function descriptionRoutes(deps: AppDeps, routeTable: () => readonly Regi
   let document: { routes: number; body: string } | null = null
   return new Elysia({ name: 'discovery-descriptions' })
     .use(figureRoutes(deps))
-    // Registered after the swagger plugin's /openapi.json, so this one answers. Built once per route count.
+    // Generated from the registered routes (http/openapi-document.ts). Built once per route count.
     .get(
       '/openapi.json',
       () => {
