@@ -9,6 +9,8 @@ import { openDatabase } from '../../src/store/database'
 import { applyMigrations } from '../../src/store/migrate'
 import { MIGRATIONS } from '../../src/store/migrations'
 import { memoryLogger } from '../../src/log'
+import { Meter } from '../../src/accounts/metering'
+import type { MeterWrites, UsageStore } from '../../src/accounts/usage-store'
 import { makeTestApp, sharedCalendars, testSigner, FakeClock, type TestApp } from '../helpers/app'
 
 const PAY_TO = '0x' + '1'.repeat(40)
@@ -74,6 +76,18 @@ describe('free keys: exact daily limit', () => {
     // A refused request is not counted.
     await harness.deps.meter.flush()
     expect(storedToday(harness, (await harness.deps.accounts.list())[0]!.id)).toBe(1)
+  })
+
+  test('past the quota, a request that carries a payment header is handled as an x402 payment (never served unverified)', async () => {
+    const harness = makeTestApp({ now: NOW, env: { FREE_DAILY_LIMIT: '1', X402_PAY_TO: PAY_TO } })
+    const { key } = await keyFor(harness)
+    expect((await status(harness, key)).status).toBe(200)
+    const paying = await harness.json('/v5/status', { headers: { 'x-oracle-key': key, 'x-payment': '{"txHash":"0xabc"}' } })
+    expect(paying.status).toBe(402)
+    expect(paying.body.error).toBe('PAYMENT_MALFORMED')
+    // Within the quota the key is used and the payment header ignored.
+    const fresh = await keyFor(harness)
+    expect((await harness.request('/v5/status', { headers: { 'x-oracle-key': fresh.key, 'x-payment': '{"txHash":"0xabc"}' } })).status).toBe(200)
   })
 
   test('credits are spent one per request after the free quota, exactly, also in a burst', async () => {
@@ -205,6 +219,42 @@ describe('UTC calendar and durability', () => {
     expect((await again(key)).status).toBe(402)
     await deps.meter.flush()
     db.close()
+  })
+
+  test('counts are written behind within a second by the timer, without a flush call', async () => {
+    const harness = makeTestApp({ now: NOW, fileDatabase: true })
+    const { key, account } = await keyFor(harness)
+    const stop = harness.deps.meter.start()
+    for (let i = 0; i < 3; i++) await status(harness, key)
+    expect(storedToday(harness, account.id)).toBe(0)
+    await Bun.sleep(1300)
+    expect(storedToday(harness, account.id)).toBe(3)
+    await stop()
+  })
+
+  test('a failed write keeps the counts for the next flush', async () => {
+    const rows: { accountId: number; day: string; requests: number }[] = []
+    let failures = 1
+    const store: UsageStore = {
+      counts: async () => ({ day: 0, month: 0 }),
+      add: async (batch) => {
+        if (failures-- > 0) throw new Error('disk full')
+        rows.push(...batch)
+      },
+      onDay: async () => new Map(),
+    }
+    const writes = { debitCredit: () => null, spendSandboxCall: () => null, creditBalance: () => 0, sandboxCallsLeft: () => 0 } satisfies MeterWrites
+    const log = memoryLogger()
+    const meter = new Meter(store, writes, new FakeClock(Date.parse(NOW)), log, { daily: 10, monthly: 300 })
+    const account = { id: 7, plan: 'free' } as Parameters<Meter['meter']>[0]
+    await meter.meter(account, '/v5/status')
+    await meter.meter(account, '/v5/status')
+    await meter.flush()
+    expect(rows).toEqual([])
+    expect(log.lines.some((line) => line.msg === 'usage counts not written; retrying')).toBe(true)
+    await meter.meter(account, '/v5/status')
+    await meter.flush()
+    expect(rows).toEqual([{ accountId: 7, day: '2026-03-10', requests: 3 }])
   })
 
   test('a plan change through the cached key store takes effect within one second', async () => {
