@@ -11,6 +11,7 @@ import { MIGRATIONS } from '../../src/store/migrations'
 import { memoryLogger } from '../../src/log'
 import { Meter } from '../../src/accounts/metering'
 import type { MeterWrites, UsageStore } from '../../src/accounts/usage-store'
+import { Signer } from '../../src/crypto/signer'
 import { makeTestApp, sharedCalendars, testSigner, FakeClock, type TestApp } from '../helpers/app'
 
 const PAY_TO = '0x' + '1'.repeat(40)
@@ -49,6 +50,16 @@ describe('free keys: exact daily limit', () => {
     expect(first.headers.get('x-ratelimit-remaining')).toBe('4')
     expect(first.headers.get('x-ratelimit-reset')).toBe(String(nextUtcMidnight(harness.clock.now()) / 1000))
     expect((await status(harness, key)).headers.get('x-ratelimit-remaining')).toBe('3')
+  })
+
+  test('bad input (400) and HEAD spend nothing', async () => {
+    const harness = makeTestApp({ now: NOW, env: { FREE_DAILY_LIMIT: '5' } })
+    const { key, account } = await keyFor(harness)
+    expect((await harness.request('/v5/status?mic=ZZZZ', { headers: { 'x-oracle-key': key } })).status).toBe(400)
+    expect((await harness.request('/v5/batch?mics=XNYS,ZZZZ', { headers: { 'x-oracle-key': key } })).status).toBe(400)
+    expect((await harness.request('/v5/batch', { headers: { 'x-oracle-key': key } })).status).toBe(400)
+    expect((await harness.request('/v5/status', { method: 'HEAD', headers: { 'x-oracle-key': key } })).status).toBe(200)
+    expect((await harness.deps.meter.usage(account)).today).toBe(0)
   })
 
   test('a batch counts as one request, whatever the number of MICs', async () => {
@@ -103,6 +114,35 @@ describe('free keys: exact daily limit', () => {
     expect(ledger.every((row) => row.delta === -1 && row.reference === '/v5/status')).toBe(true)
     expect((await status(harness, key)).status).toBe(402)
     expect((await harness.deps.meter.usage(account)).today).toBe(12)
+  })
+})
+
+describe('a request that fails after it was admitted is given back', () => {
+  test('signing offline (500): the count, the credit and the sandbox call are refunded', async () => {
+    const harness = makeTestApp({ now: NOW, signer: Signer.offline('test'), env: { FREE_DAILY_LIMIT: '1' } })
+    const { key, account } = await keyFor(harness, { creditBalance: 2 })
+    for (let i = 0; i < 3; i++) expect((await status(harness, key)).status).toBe(500)
+    expect((await harness.request('/v5/batch?mics=XNYS,XLON', { headers: { 'x-oracle-key': key } })).status).toBe(500)
+    expect(await harness.deps.meter.usage(account)).toEqual({ today: 0, month: 0 })
+    await harness.deps.meter.flush()
+    expect(storedToday(harness, account.id)).toBe(0)
+    expect(harness.deps.meter.creditBalance(account.id)).toBe(2)
+
+    const credits = await keyFor(harness, { creditBalance: 1 })
+    harness.db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?, ?, ?)').run(credits.account.id, '2026-03-10', 1)
+    expect((await status(harness, credits.key)).status).toBe(500)
+    expect(harness.deps.meter.creditBalance(credits.account.id)).toBe(1)
+    const ledger = harness.db.query('SELECT delta, kind, reference FROM credit_ledger WHERE account_id = ? ORDER BY id').all(credits.account.id)
+    expect(ledger).toEqual([
+      { delta: -1, kind: 'debit', reference: '/v5/status' },
+      { delta: 1, kind: 'grant', reference: 'refund:/v5/status' },
+    ])
+    await harness.deps.meter.flush()
+    expect(storedToday(harness, credits.account.id)).toBe(1)
+
+    const sandbox = await keyFor(harness, { plan: 'sandbox', callsRemaining: 5, expiresAt: '2026-03-17T15:00:00.000Z' })
+    expect((await status(harness, sandbox.key)).status).toBe(500)
+    expect(harness.deps.meter.sandboxCallsLeft(sandbox.account.id, 200)).toBe(5)
   })
 })
 
@@ -243,7 +283,7 @@ describe('UTC calendar and durability', () => {
       },
       onDay: async () => new Map(),
     }
-    const writes = { debitCredit: () => null, spendSandboxCall: () => null, creditBalance: () => 0, sandboxCallsLeft: () => 0 } satisfies MeterWrites
+    const writes = { debitCredit: () => null, spendSandboxCall: () => null, refundCredit: () => {}, refundSandboxCall: () => {}, creditBalance: () => 0, sandboxCallsLeft: () => 0 } satisfies MeterWrites
     const log = memoryLogger()
     const meter = new Meter(store, writes, new FakeClock(Date.parse(NOW)), log, { daily: 10, monthly: 300 })
     const account = { id: 7, plan: 'free' } as Parameters<Meter['meter']>[0]

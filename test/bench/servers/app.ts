@@ -54,7 +54,7 @@ deps.audit.start()
 const { key } = await issueKey(deps.accounts, { plan: 'pro', now: new Date() })
 const { key: freeKey } = await issueKey(deps.accounts, { plan: 'free', now: new Date() })
 // BENCH_METER=off: every keyed request admitted without counting (the path before metering), for the ratio.
-if (process.env.BENCH_METER === 'off') deps.meter.meter = async () => ({ admitted: true, via: 'quota', rate: { limit: 0, remaining: 0, resetAt: 0 }, creditBalance: null })
+if (process.env.BENCH_METER === 'off') deps.meter.meter = async () => ({ admitted: true, via: 'quota', rate: { limit: 0, remaining: 0, resetAt: 0 }, creditBalance: null, day: '' })
 deps.meter.start()
 
 // Witness fixtures, signed with the native implementation (fast enough for tens of thousands).
