@@ -70,7 +70,7 @@ export function sandboxExhausted(deps: Pick<AppDeps, 'config'>, account: Account
 }
 
 export type Metered =
-  | { admitted: true; via: 'quota' | 'credit' | 'sandbox'; headers: Record<string, string> }
+  | { admitted: true; via: 'quota' | 'credit' | 'sandbox'; headers: Record<string, string>; /** undo the count (and credit or sandbox call) when the request then fails */ refund: () => Promise<void> }
   | { admitted: false; reason: Extract<MeterOutcome, { admitted: false }>['reason']; error: ApiError }
 
 /**
@@ -80,6 +80,14 @@ export type Metered =
  */
 export async function meter(deps: Pick<AppDeps, 'config' | 'clock' | 'meter'>, account: AccountRow, surface: string, offer: PaymentOffer): Promise<Metered> {
   const outcome = await deps.meter.meter(account, surface)
-  if (outcome.admitted) return { admitted: true, via: outcome.via, headers: admittedHeaders(outcome) }
+  if (outcome.admitted) {
+    let refunded = false
+    const refund = async () => {
+      if (refunded) return
+      refunded = true
+      await deps.meter.refund(account, outcome, surface)
+    }
+    return { admitted: true, via: outcome.via, headers: admittedHeaders(outcome), refund }
+  }
   return { admitted: false, reason: outcome.reason, error: meterRefusal(deps, account, outcome, offer) }
 }

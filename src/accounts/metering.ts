@@ -23,7 +23,7 @@ export interface RateLimitInfo {
 }
 
 export type MeterOutcome =
-  | { admitted: true; via: 'quota' | 'credit' | 'sandbox'; rate: RateLimitInfo; creditBalance: number | null }
+  | { admitted: true; via: 'quota' | 'credit' | 'sandbox'; rate: RateLimitInfo; creditBalance: number | null; /** UTC day it was counted on */ day: string }
   | { admitted: false; reason: 'free_exhausted' | 'paid_exhausted' | 'sandbox_exhausted'; rate: RateLimitInfo }
 
 interface KeyState {
@@ -66,19 +66,33 @@ export class Meter {
       const left = this.writes.spendSandboxCall(account.id, limit.calls)
       if (left === null) return { admitted: false, reason: 'sandbox_exhausted', rate: { limit: limit.calls, remaining: 0, resetAt } }
       this.count(account.id, state)
-      return { admitted: true, via: 'sandbox', rate: { limit: limit.calls, remaining: left, resetAt }, creditBalance: null }
+      return { admitted: true, via: 'sandbox', rate: { limit: limit.calls, remaining: left, resetAt }, creditBalance: null, day: state.day }
     }
     const resetAt = nextUtcMidnight(now)
     if (state.dayCount < limit.daily) {
       this.count(account.id, state)
-      return { admitted: true, via: 'quota', rate: { limit: limit.daily, remaining: limit.daily - state.dayCount, resetAt }, creditBalance: null }
+      return { admitted: true, via: 'quota', rate: { limit: limit.daily, remaining: limit.daily - state.dayCount, resetAt }, creditBalance: null, day: state.day }
     }
     const exhausted = { limit: limit.daily, remaining: 0, resetAt }
     if (limit.kind === 'paid') return { admitted: false, reason: 'paid_exhausted', rate: exhausted }
     const balance = this.writes.debitCredit(account.id, surface, new Date(now).toISOString())
     if (balance === null) return { admitted: false, reason: 'free_exhausted', rate: exhausted }
     this.count(account.id, state)
-    return { admitted: true, via: 'credit', rate: exhausted, creditBalance: balance }
+    return { admitted: true, via: 'credit', rate: exhausted, creditBalance: balance, day: state.day }
+  }
+
+  /**
+   * Undoes an admitted request that failed before its answer (signing offline, audit log down):
+   * the count, and the credit or sandbox call it spent. The caller calls it at most once.
+   */
+  async refund(account: AccountRow, outcome: Extract<MeterOutcome, { admitted: true }>, surface: string): Promise<void> {
+    const state = await this.state(account.id)
+    this.roll(state, this.clock.now())
+    if (state.day === outcome.day) state.dayCount = Math.max(0, state.dayCount - 1)
+    if (state.month === outcome.day.slice(0, 7)) state.monthCount = Math.max(0, state.monthCount - 1)
+    this.add(account.id, outcome.day, -1)
+    if (outcome.via === 'credit') this.writes.refundCredit(account.id, surface, new Date(this.clock.now()).toISOString())
+    if (outcome.via === 'sandbox') this.writes.refundSandboxCall(account.id)
   }
 
   /** Requests counted today and this month (UTC), including those not yet written. */
@@ -137,10 +151,14 @@ export class Meter {
   private count(accountId: number, state: KeyState): void {
     state.dayCount++
     state.monthCount++
-    const id = `${accountId}|${state.day}`
+    this.add(accountId, state.day, 1)
+  }
+
+  private add(accountId: number, day: string, requests: number): void {
+    const id = `${accountId}|${day}`
     const entry = this.pending.get(id)
-    if (entry) entry.requests++
-    else this.pending.set(id, { accountId, day: state.day, requests: 1 })
+    if (entry) entry.requests += requests
+    else this.pending.set(id, { accountId, day, requests })
   }
 
   /** Writes the counted requests in one transaction; a failed write keeps them for the next try. */

@@ -22,7 +22,7 @@ export interface UsageCounts {
 export interface UsageStore {
   /** Stored requests of a key on a UTC day (YYYY-MM-DD) and in that day's month. */
   counts(accountId: number, day: string): Promise<UsageCounts>
-  /** Adds counted requests, one transaction for all of them. */
+  /** Adds counted requests (negative: refunded ones), one transaction for all of them. */
   add(rows: readonly { accountId: number; day: string; requests: number }[]): Promise<void>
   /** Stored requests of every key on a day (for `keys list`). */
   onDay(day: string): Promise<Map<number, number>>
@@ -34,6 +34,10 @@ export interface MeterWrites {
   debitCredit(accountId: number, reference: string, at: string): number | null
   /** Spends one sandbox call (a key without a stored allowance starts at `allowance`); calls left, or null when none. */
   spendSandboxCall(accountId: number, allowance: number): number | null
+  /** Gives back a credit taken for a request that then failed (a ledger grant row `refund:…`). */
+  refundCredit(accountId: number, reference: string, at: string): void
+  /** Gives back a sandbox call spent on a request that then failed. */
+  refundSandboxCall(accountId: number): void
   /** Fresh credit balance (the cached account row may be a second old). */
   creditBalance(accountId: number): number
   /** Sandbox calls left (a key without a stored allowance has `allowance`). */
@@ -43,10 +47,11 @@ export interface MeterWrites {
 export function sqliteUsageStore(db: Database): UsageStore {
   const day = db.query('SELECT requests FROM key_usage WHERE account_id = ? AND day = ?')
   const month = db.query('SELECT coalesce(sum(requests), 0) AS n FROM key_usage WHERE account_id = ? AND day >= ? AND day <= ?')
-  const add = db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?1, ?2, ?3) ON CONFLICT (account_id, day) DO UPDATE SET requests = requests + ?3')
+  // A negative figure is a refund (a counted request that failed before its answer).
+  const add = db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?1, ?2, max(0, ?3)) ON CONFLICT (account_id, day) DO UPDATE SET requests = max(0, requests + ?3)')
   const onDay = db.query('SELECT account_id, requests FROM key_usage WHERE day = ?')
   const addAll = db.transaction((rows: readonly { accountId: number; day: string; requests: number }[]) => {
-    for (const row of rows) if (row.requests > 0) add.run(row.accountId, row.day, row.requests)
+    for (const row of rows) if (row.requests !== 0) add.run(row.accountId, row.day, row.requests)
   })
   return {
     async counts(accountId, today) {
@@ -69,6 +74,12 @@ export function sqliteMeterWrites(db: Database): MeterWrites {
   const ledger = creditLedger(db)
   const debit = db.query('UPDATE api_keys SET credit_balance = credit_balance - 1 WHERE id = ? AND credit_balance > 0 RETURNING credit_balance')
   const spend = db.query('UPDATE api_keys SET calls_remaining = coalesce(calls_remaining, ?2) - 1 WHERE id = ?1 AND coalesce(calls_remaining, ?2) > 0 RETURNING calls_remaining')
+  const credit = db.query('UPDATE api_keys SET credit_balance = credit_balance + 1 WHERE id = ?')
+  const call = db.query('UPDATE api_keys SET calls_remaining = calls_remaining + 1 WHERE id = ? AND calls_remaining IS NOT NULL')
+  const refundTx = db.transaction((accountId: number, reference: string, at: string) => {
+    credit.run(accountId)
+    ledger.record(accountId, 1, 'grant', `refund:${reference}`, at)
+  })
   const balance = db.query('SELECT credit_balance FROM api_keys WHERE id = ?')
   const callsLeft = db.query('SELECT coalesce(calls_remaining, ?2) AS n FROM api_keys WHERE id = ?1')
   const debitTx = db.transaction((accountId: number, reference: string, at: string) => {
@@ -81,6 +92,10 @@ export function sqliteMeterWrites(db: Database): MeterWrites {
     debitCredit: (accountId, reference, at) => debitTx.immediate(accountId, reference, at),
     spendSandboxCall(accountId, allowance) {
       return (spend.get(accountId, allowance) as { calls_remaining: number } | null)?.calls_remaining ?? null
+    },
+    refundCredit: (accountId, reference, at) => refundTx.immediate(accountId, reference, at),
+    refundSandboxCall(accountId) {
+      call.run(accountId)
     },
     sandboxCallsLeft(accountId, allowance) {
       return (callsLeft.get(accountId, allowance) as { n: number } | null)?.n ?? 0

@@ -8,8 +8,8 @@ import { meter } from '../accounts/meter-answer'
 import { paymentRequired } from '../payments/requirements'
 import { payForRequest, type PaidRequest } from '../payments/service'
 
-/** `headers`: the X-RateLimit-* headers the answer carries. */
-export type Access = { kind: 'key'; account: AccountRow; headers: Record<string, string> } | { kind: 'payment'; paid: PaidRequest }
+/** `headers`: the X-RateLimit-* headers the answer carries; `refund`: undo the count when the request then fails. */
+export type Access = { kind: 'key'; account: AccountRow; headers: Record<string, string>; refund: () => Promise<void> } | { kind: 'payment'; paid: PaidRequest }
 
 const carriesPayment = (headers: Headers) => headers.has('payment-signature') || headers.has('x-payment')
 
@@ -23,7 +23,7 @@ export async function requireKeyOrPayment(deps: AppDeps, request: Request, price
   const resourceUrl = `${deps.config.publicBaseUrl}${url.pathname}`
   if (check.kind === 'ok') {
     const metered = await meter(deps, check.account, url.pathname, { resourceUrl, price, description })
-    if (metered.admitted) return { kind: 'key', account: check.account, headers: metered.headers }
+    if (metered.admitted) return { kind: 'key', account: check.account, headers: metered.headers, refund: metered.refund }
     if (metered.reason !== 'free_exhausted' || !carriesPayment(request.headers)) throw metered.error
   } else if (check.kind !== 'missing') throw keyCheckError(check, deps)
   const paid = await payForRequest(deps, request.headers, { resourceUrl, price, description, purpose })
@@ -31,4 +31,14 @@ export async function requireKeyOrPayment(deps: AppDeps, request: Request, price
   const { body, header } = paymentRequired(deps.config, resourceUrl, price, description)
   const { error, message, ...requirements } = body
   throw new ApiError(402, error, message, requirements, { 'payment-required': header })
+}
+
+/** Runs the answer of an admitted request; a key's count (credit, sandbox call) is given back when it fails. */
+export async function refundingOnFailure<T>(access: Access, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (access.kind === 'key') await access.refund()
+    throw error
+  }
 }

@@ -9,6 +9,9 @@ import { openDatabase } from '../../src/store/database'
 import { applyMigrations } from '../../src/store/migrate'
 import { MIGRATIONS } from '../../src/store/migrations'
 import { memoryLogger } from '../../src/log'
+import { Meter } from '../../src/accounts/metering'
+import type { MeterWrites, UsageStore } from '../../src/accounts/usage-store'
+import { Signer } from '../../src/crypto/signer'
 import { makeTestApp, sharedCalendars, testSigner, FakeClock, type TestApp } from '../helpers/app'
 
 const PAY_TO = '0x' + '1'.repeat(40)
@@ -49,6 +52,16 @@ describe('free keys: exact daily limit', () => {
     expect((await status(harness, key)).headers.get('x-ratelimit-remaining')).toBe('3')
   })
 
+  test('bad input (400) and HEAD spend nothing', async () => {
+    const harness = makeTestApp({ now: NOW, env: { FREE_DAILY_LIMIT: '5' } })
+    const { key, account } = await keyFor(harness)
+    expect((await harness.request('/v5/status?mic=ZZZZ', { headers: { 'x-oracle-key': key } })).status).toBe(400)
+    expect((await harness.request('/v5/batch?mics=XNYS,ZZZZ', { headers: { 'x-oracle-key': key } })).status).toBe(400)
+    expect((await harness.request('/v5/batch', { headers: { 'x-oracle-key': key } })).status).toBe(400)
+    expect((await harness.request('/v5/status', { method: 'HEAD', headers: { 'x-oracle-key': key } })).status).toBe(200)
+    expect((await harness.deps.meter.usage(account)).today).toBe(0)
+  })
+
   test('a batch counts as one request, whatever the number of MICs', async () => {
     const harness = makeTestApp({ now: NOW, env: { FREE_DAILY_LIMIT: '5' } })
     const { key, account } = await keyFor(harness)
@@ -76,6 +89,18 @@ describe('free keys: exact daily limit', () => {
     expect(storedToday(harness, (await harness.deps.accounts.list())[0]!.id)).toBe(1)
   })
 
+  test('past the quota, a request that carries a payment header is handled as an x402 payment (never served unverified)', async () => {
+    const harness = makeTestApp({ now: NOW, env: { FREE_DAILY_LIMIT: '1', X402_PAY_TO: PAY_TO } })
+    const { key } = await keyFor(harness)
+    expect((await status(harness, key)).status).toBe(200)
+    const paying = await harness.json('/v5/status', { headers: { 'x-oracle-key': key, 'x-payment': '{"txHash":"0xabc"}' } })
+    expect(paying.status).toBe(402)
+    expect(paying.body.error).toBe('PAYMENT_MALFORMED')
+    // Within the quota the key is used and the payment header ignored.
+    const fresh = await keyFor(harness)
+    expect((await harness.request('/v5/status', { headers: { 'x-oracle-key': fresh.key, 'x-payment': '{"txHash":"0xabc"}' } })).status).toBe(200)
+  })
+
   test('credits are spent one per request after the free quota, exactly, also in a burst', async () => {
     const harness = makeTestApp({ now: NOW, env: { FREE_DAILY_LIMIT: '5' } })
     const { key, account } = await keyFor(harness, { creditBalance: 7 })
@@ -89,6 +114,35 @@ describe('free keys: exact daily limit', () => {
     expect(ledger.every((row) => row.delta === -1 && row.reference === '/v5/status')).toBe(true)
     expect((await status(harness, key)).status).toBe(402)
     expect((await harness.deps.meter.usage(account)).today).toBe(12)
+  })
+})
+
+describe('a request that fails after it was admitted is given back', () => {
+  test('signing offline (500): the count, the credit and the sandbox call are refunded', async () => {
+    const harness = makeTestApp({ now: NOW, signer: Signer.offline('test'), env: { FREE_DAILY_LIMIT: '1' } })
+    const { key, account } = await keyFor(harness, { creditBalance: 2 })
+    for (let i = 0; i < 3; i++) expect((await status(harness, key)).status).toBe(500)
+    expect((await harness.request('/v5/batch?mics=XNYS,XLON', { headers: { 'x-oracle-key': key } })).status).toBe(500)
+    expect(await harness.deps.meter.usage(account)).toEqual({ today: 0, month: 0 })
+    await harness.deps.meter.flush()
+    expect(storedToday(harness, account.id)).toBe(0)
+    expect(harness.deps.meter.creditBalance(account.id)).toBe(2)
+
+    const credits = await keyFor(harness, { creditBalance: 1 })
+    harness.db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?, ?, ?)').run(credits.account.id, '2026-03-10', 1)
+    expect((await status(harness, credits.key)).status).toBe(500)
+    expect(harness.deps.meter.creditBalance(credits.account.id)).toBe(1)
+    const ledger = harness.db.query('SELECT delta, kind, reference FROM credit_ledger WHERE account_id = ? ORDER BY id').all(credits.account.id)
+    expect(ledger).toEqual([
+      { delta: -1, kind: 'debit', reference: '/v5/status' },
+      { delta: 1, kind: 'grant', reference: 'refund:/v5/status' },
+    ])
+    await harness.deps.meter.flush()
+    expect(storedToday(harness, credits.account.id)).toBe(1)
+
+    const sandbox = await keyFor(harness, { plan: 'sandbox', callsRemaining: 5, expiresAt: '2026-03-17T15:00:00.000Z' })
+    expect((await status(harness, sandbox.key)).status).toBe(500)
+    expect(harness.deps.meter.sandboxCallsLeft(sandbox.account.id, 200)).toBe(5)
   })
 })
 
@@ -205,6 +259,42 @@ describe('UTC calendar and durability', () => {
     expect((await again(key)).status).toBe(402)
     await deps.meter.flush()
     db.close()
+  })
+
+  test('counts are written behind within a second by the timer, without a flush call', async () => {
+    const harness = makeTestApp({ now: NOW, fileDatabase: true })
+    const { key, account } = await keyFor(harness)
+    const stop = harness.deps.meter.start()
+    for (let i = 0; i < 3; i++) await status(harness, key)
+    expect(storedToday(harness, account.id)).toBe(0)
+    await Bun.sleep(1300)
+    expect(storedToday(harness, account.id)).toBe(3)
+    await stop()
+  })
+
+  test('a failed write keeps the counts for the next flush', async () => {
+    const rows: { accountId: number; day: string; requests: number }[] = []
+    let failures = 1
+    const store: UsageStore = {
+      counts: async () => ({ day: 0, month: 0 }),
+      add: async (batch) => {
+        if (failures-- > 0) throw new Error('disk full')
+        rows.push(...batch)
+      },
+      onDay: async () => new Map(),
+    }
+    const writes = { debitCredit: () => null, spendSandboxCall: () => null, refundCredit: () => {}, refundSandboxCall: () => {}, creditBalance: () => 0, sandboxCallsLeft: () => 0 } satisfies MeterWrites
+    const log = memoryLogger()
+    const meter = new Meter(store, writes, new FakeClock(Date.parse(NOW)), log, { daily: 10, monthly: 300 })
+    const account = { id: 7, plan: 'free' } as Parameters<Meter['meter']>[0]
+    await meter.meter(account, '/v5/status')
+    await meter.meter(account, '/v5/status')
+    await meter.flush()
+    expect(rows).toEqual([])
+    expect(log.lines.some((line) => line.msg === 'usage counts not written; retrying')).toBe(true)
+    await meter.meter(account, '/v5/status')
+    await meter.flush()
+    expect(rows).toEqual([{ accountId: 7, day: '2026-03-10', requests: 3 }])
   })
 
   test('a plan change through the cached key store takes effect within one second', async () => {

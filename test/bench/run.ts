@@ -14,6 +14,7 @@ import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { memoryLogger } from '../../src/log'
 import { systemClock } from '../../src/clock'
 import { auditBench } from './audit'
+import { meteringBench } from './metering'
 
 ed.hashes.sha512 = sha512
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -119,10 +120,25 @@ const bareSign = await measure(`http://127.0.0.1:${bare.fields[0]}/sign`)
 await bare.stop()
 
 const appServer = await startServer('app.ts')
-const [port, apiKey, pageKid, bodiesFile, mcpBodyFile] = appServer.fields as [string, string, string, string, string]
+const [port, apiKey, pageKid, bodiesFile, mcpBodyFile, freeKey] = appServer.fields as [string, string, string, string, string, string]
 const base = `http://127.0.0.1:${port}`
 const health = await measure(`${base}/v5/health`)
 const status = await measure(`${base}/v5/status?mic=XNYS`, { headers: { 'X-Oracle-Key': apiKey } })
+// Metering: the free key here against the same app with metering switched off (every key admitted
+// uncounted), alternated A-B-A-B while the idle one waits, so that the noise of this shared
+// machine falls on both alike.
+const unmeteredServer = await startServer('app.ts', { BENCH_METER: 'off', WITNESS_BODIES: '10' })
+const unmeteredUrl = `http://127.0.0.1:${unmeteredServer.fields[0]}/v5/status?mic=XNYS`
+const freeRuns: Load[] = []
+const unmeteredRuns: Load[] = []
+for (let round = 0; round < 2; round++) {
+  freeRuns.push(await measure(`${base}/v5/status?mic=XNYS`, { headers: { 'X-Oracle-Key': freeKey } }))
+  unmeteredRuns.push(await measure(unmeteredUrl, { headers: { 'X-Oracle-Key': unmeteredServer.fields[5]! } }))
+}
+await unmeteredServer.stop()
+const meanLoad = (runs: Load[]): Load => ({ rps: runs.reduce((sum, l) => sum + l.rps, 0) / runs.length, p99Ms: Math.max(...runs.map((l) => l.p99Ms ?? 0)), non2xx: runs.reduce((sum, l) => sum + l.non2xx, 0) })
+const statusFree = meanLoad(freeRuns)
+const statusUnmetered = meanLoad(unmeteredRuns)
 const demo = await measure(`${base}/v5/demo?mic=XNYS`)
 const mcpStatus = await measure(`${base}/mcp`, { bodiesFile: mcpBodyFile })
 const witnessPage = await measure(`${base}/v1/witness/checkpoints?kid=${pageKid}&session_id=bench-page`)
@@ -141,6 +157,7 @@ await baselineServer2.stop()
 const baseline = (baselineA.rps + baselineB.rps) / 2
 // After the HTTP runs: a million rows and their disk writes would disturb the measurements.
 const audit = await auditBench()
+const metering = await meteringBench()
 
 // ---- Report ----
 const cpu = cpus()[0]?.model ?? 'unknown CPU'
@@ -161,6 +178,10 @@ say(`| baseline constant JSON (mean of before/after) | ${fmt(baseline)} req/s ($
 say(`| bare signing route | ${fmt(bareSign.rps)} req/s, p99 ${p99(bareSign)} | | |`)
 say(`| GET /v5/health | ${fmt(health.rps)} req/s = ${ratio(health.rps, baseline)} of baseline, p99 ${p99(health)} | >= 0.5 of baseline | ${health.rps / baseline >= 0.5 ? 'yes' : 'NO'} |`)
 say(`| GET /v5/status (key) | ${fmt(status.rps)} req/s = ${ratio(status.rps, bareSign.rps)} of bare signing, ${ratio(status.rps, baseline)} of baseline, p99 ${p99(status)} | >= 0.85 of bare signing; p99 < 25 ms at ${CONNECTIONS} connections | ${status.rps / bareSign.rps >= 0.85 && (status.p99Ms ?? 0) < 25 ? 'yes' : 'NO'} |`)
+say(`| GET /v5/status (free key, metered; mean of 2 runs) | ${fmt(statusFree.rps)} req/s = ${ratio(statusFree.rps, bareSign.rps)} of bare signing, p99 ${p99(statusFree)} | >= 0.90 × the unmetered ratio | ${statusFree.rps / statusUnmetered.rps >= 0.9 ? 'yes' : 'NO'} |`)
+say(`| GET /v5/status (free key), metering switched off (mean of 2 runs, alternated with the row above) | ${fmt(statusUnmetered.rps)} req/s = ${ratio(statusUnmetered.rps, bareSign.rps)} of bare signing, p99 ${p99(statusUnmetered)} | | |`)
+say(`| GET /v5/status metered / unmetered | ${ratio(statusFree.rps, statusUnmetered.rps)} | >= 0.90 | ${statusFree.rps / statusUnmetered.rps >= 0.9 ? 'yes' : 'NO'} |`)
+say(`| metering: in-memory check-and-count (the hot path) / one atomic SQL upsert per request (WAL file) | ${fmt(metering.memoryPerSecond)} /s / ${fmt(metering.sqlPerSecond)} /s | | |`)
 say(`| GET /v5/demo | ${fmt(demo.rps)} req/s = ${ratio(demo.rps, bareSign.rps)} of bare signing, ${ratio(demo.rps, baseline)} of baseline, p99 ${p99(demo)} | | |`)
 say(`| POST /mcp tools/call get_market_status (anonymous) | ${fmt(mcpStatus.rps)} req/s = ${ratio(mcpStatus.rps, status.rps)} of /v5/status, p99 ${p99(mcpStatus)} | >= 0.8 of /v5/status | ${mcpStatus.rps / status.rps >= 0.8 ? 'yes' : 'NO'} |`)
 say(`| POST /v1/witness/checkpoints (new) | ${fmt(witnessPost.rps)} req/s = ${ratio(witnessPost.rps, baseline)} of baseline, p99 ${p99(witnessPost)}${witnessPost.non2xx ? `, ${witnessPost.non2xx} non-2xx` : ''} | >= 0.04 of baseline | ${witnessPost.rps / baseline >= 0.04 ? 'yes' : 'NO'} |`)
@@ -173,7 +194,7 @@ say(`| audit: longest pause of the event loop while sealing that day | ${fmt(aud
 say(`| audit: first proof in that day after a restart (stored block roots, reads one block) | ${fmt(audit.proofMs)} ms | | |`)
 say(`| audit: proof of a receipt of that day before it is sealed (finds the id by scanning the day, cold tree) | ${fmt(audit.unsealedProofMs)} ms | | |`)
 say(`| audit: storage per million receipts (log with bodies / + leaf index after sealing / after pruning bodies) | ${fmt(audit.bytesPerMillionFull / 2 ** 20)} / ${fmt(audit.bytesPerMillionSealed / 2 ** 20)} / ${fmt(audit.bytesPerMillionPruned / 2 ** 20)} MiB | | |`)
-for (const [name, l] of [['health', health], ['status', status], ['demo', demo], ['mcp status', mcpStatus], ['witness page', witnessPage]] as const) if (l.non2xx) say(`\nwarning: ${l.non2xx} non-2xx answers on ${name}`)
+for (const [name, l] of [['health', health], ['status', status], ['status free key', statusFree], ['status unmetered', statusUnmetered], ['demo', demo], ['mcp status', mcpStatus], ['witness page', witnessPage]] as const) if (l.non2xx) say(`\nwarning: ${l.non2xx} non-2xx answers on ${name}`)
 if (sink === -1) console.log('unreachable')
 
 const docPath = resolve(root, 'docs/performance.md')

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps'
 import { responses } from '../../http/openapi'
 import { resolveStatus } from '../resolve'
 import { auditContextOf, signLiveReceipts } from '../issue'
-import { requireKeyOrPayment } from '../access'
+import { refundingOnFailure, requireKeyOrPayment } from '../access'
 import { parseMicList } from '../batch'
 import { SignedReceiptSchema } from './schemas'
 import { headOfPaidRoute, isHead } from '../head'
@@ -19,11 +19,13 @@ export function batchRoutes(deps: AppDeps) {
       const access = await requireKeyOrPayment(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts', 'batch')
       if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
       else Object.assign(set.headers, access.headers)
-      const now = deps.clock.now()
-      const snapshot = deps.calendars.snapshot()
-      const resolutions = await Promise.all(mics.map((mic) => resolveStatus(deps, mic, now, snapshot)))
-      const receipts = await signLiveReceipts(deps, resolutions, now, auditContextOf(access, '/v5/batch'))
-      return { batch_id: randomUUID(), queried_at: new Date(now).toISOString(), receipts }
+      return refundingOnFailure(access, async () => {
+        const now = deps.clock.now()
+        const snapshot = deps.calendars.snapshot()
+        const resolutions = await Promise.all(mics.map((mic) => resolveStatus(deps, mic, now, snapshot)))
+        const receipts = await signLiveReceipts(deps, resolutions, now, auditContextOf(access, '/v5/batch'))
+        return { batch_id: randomUUID(), queried_at: new Date(now).toISOString(), receipts }
+      })
     },
     {
       query: t.Object({ mics: t.Optional(t.String({ description: 'comma-separated MICs (required); duplicates removed; at most 28' })) }),

@@ -5,7 +5,7 @@ import { requireAccount, API_KEY_HEADER } from '../../http/auth'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
 import { auditContextOf, issueDemoReceipt, issueLiveReceipt } from '../issue'
-import { requireKeyOrPayment } from '../access'
+import { refundingOnFailure, requireKeyOrPayment } from '../access'
 import { SignedReceiptSchema } from './schemas'
 import { headOfPaidRoute, isHead } from '../head'
 
@@ -26,7 +26,7 @@ export function receiptRoutes(deps: AppDeps) {
         const access = await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt', 'status')
         if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
         else Object.assign(set.headers, access.headers)
-        return issueLiveReceipt(deps, mic, auditContextOf(access, '/v5/status'))
+        return refundingOnFailure(access, () => issueLiveReceipt(deps, mic, auditContextOf(access, '/v5/status')))
       },
       {
         query: MicQuery,

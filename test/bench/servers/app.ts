@@ -35,7 +35,8 @@ class WriteBehindLog extends AuditLog {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'openbell-bench-'))
-const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', MCP_ANON_DAILY_LIMIT: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' })
+// FREE_DAILY_LIMIT is lifted so that the free key stays within its quota for the whole run (metered, never refused).
+const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', MCP_ANON_DAILY_LIMIT: '1000000000', FREE_DAILY_LIMIT: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' })
 // Request log lines go to a sink, as they would to a log file or journald.
 const log = createLogger(config.logLevel, () => {})
 const db = openDatabase(config.databasePath)
@@ -51,6 +52,10 @@ const deps = sqliteDeps(
 )
 deps.audit.start()
 const { key } = await issueKey(deps.accounts, { plan: 'pro', now: new Date() })
+const { key: freeKey } = await issueKey(deps.accounts, { plan: 'free', now: new Date() })
+// BENCH_METER=off: every keyed request admitted without counting (the path before metering), for the ratio.
+if (process.env.BENCH_METER === 'off') deps.meter.meter = async () => ({ admitted: true, via: 'quota', rate: { limit: 0, remaining: 0, resetAt: 0 }, creditBalance: null, day: '' })
+deps.meter.start()
 
 // Witness fixtures, signed with the native implementation (fast enough for tens of thousands).
 function checkpointSigner() {
@@ -83,5 +88,5 @@ deps.mcpUsage.start()
 deps.mcpAllowance.start()
 
 const app = buildApp(deps).listen({ port: Number(process.argv[2] ?? 0), hostname: '127.0.0.1' })
-console.log(`READY ${app.server!.port} ${key} ${page.kid} ${bodiesFile} ${mcpBodyFile}`)
+console.log(`READY ${app.server!.port} ${key} ${page.kid} ${bodiesFile} ${mcpBodyFile} ${freeKey}`)
 process.on('SIGTERM', () => process.exit(0))
