@@ -15,6 +15,7 @@ import { memoryLogger } from '../../src/log'
 import { systemClock } from '../../src/clock'
 import { auditBench } from './audit'
 import { meteringBench } from './metering'
+import { deliveryBench, deliveryRows, writeDeliveryFigures } from './delivery'
 
 ed.hashes.sha512 = sha512
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -158,6 +159,7 @@ const baseline = (baselineA.rps + baselineB.rps) / 2
 // After the HTTP runs: a million rows and their disk writes would disturb the measurements.
 const audit = await auditBench()
 const metering = await meteringBench()
+const delivery = await deliveryBench()
 
 // ---- Report ----
 const cpu = cpus()[0]?.model ?? 'unknown CPU'
@@ -205,3 +207,6 @@ if (doc.includes(start) && doc.includes(end)) {
   writeFileSync(docPath, `${doc.slice(0, doc.indexOf(start) + start.length)}\n${out.join('\n')}\n${doc.slice(doc.indexOf(end))}`)
   console.log(`\nwritten to ${docPath}`)
 }
+const deliveryTable = deliveryRows(delivery)
+for (const row of deliveryTable) console.log(row)
+writeDeliveryFigures(deliveryTable, `${out[0]} (delivery figures of the same run)`)

@@ -94,6 +94,14 @@ describe('GET /v5/stream: admission', () => {
     expect(await settle(() => t.deps.delivery.streams.open === 0)).toBe(true)
   })
 
+  test('HEAD answers the headers and opens no stream', async () => {
+    const head = await fetch(`${base}/v5/stream?mic=XLON&key=${keys.pro1}`, { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-type')).toStartWith('text/event-stream')
+    expect(t.deps.delivery.streams.open).toBe(0)
+    expect(t.deps.delivery.streams.activeCoordinators).toBe(0)
+  })
+
   test('streams per key are limited by plan (free: 1), and a closed stream frees its place at once', async () => {
     const first = listen(`/v5/stream?mic=XLON&key=${keys.free}`)
     await first.until((list) => list.length >= 1)

@@ -188,3 +188,31 @@ describe('dead letter, pause and resume', () => {
     expect((await t.json('/v5/webhooks', { headers: { 'x-oracle-key': key } })).body.webhooks.find((w: { webhook_id: string }) => w.webhook_id === id).status).toBe('active')
   }, 40_000)
 })
+
+describe('one attempt', () => {
+  test('a redirect is not followed (a 3xx is a failed attempt) and any 2xx is success', async () => {
+    const id = await subscribe('/redirect', ['XJPX'])
+    receiver.respondWith(() => 302)
+    const before = receiver.received.length
+    const redirected = await t.json(`/v5/webhooks/test/${id}`, { method: 'POST', headers: { 'x-oracle-key': key } })
+    expect(redirected.body).toMatchObject({ delivered: false, status_code: 302 })
+    expect(receiver.received.length).toBe(before + 1)
+    receiver.respondWith(() => 204)
+    expect((await t.json(`/v5/webhooks/test/${id}`, { method: 'POST', headers: { 'x-oracle-key': key } })).body).toMatchObject({ delivered: true, status_code: 204 })
+    receiver.respondWith(() => 200)
+  })
+
+  test('an untrusted certificate fails the attempt; the error names the host, never the URL path', async () => {
+    const result = await t.deps.delivery.sender.send({ url: receiver.url('/token-abc123'), secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64') }, 'msg_test', '{}', Date.now())
+    expect(result.delivered).toBe(true)
+    t.deps.delivery.sender.ca = null
+    try {
+      const refused = await t.deps.delivery.sender.send({ url: receiver.url('/token-abc123'), secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64') }, 'msg_test', '{}', Date.now())
+      expect(refused.delivered).toBe(false)
+      expect(refused.statusCode).toBe(0)
+      expect(refused.error).not.toContain('token-abc123')
+    } finally {
+      t.deps.delivery.sender.ca = certificate.cert
+    }
+  })
+})

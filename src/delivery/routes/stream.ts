@@ -23,6 +23,9 @@ export function streamRoutes(deps: AppDeps, hub: StreamHub) {
       const mic = parseMic(query.mic)
       const limit = streamLimit(account.plan)
       if (hub.openFor(account.key_hash) >= limit) throw new ApiError(403, 'STREAM_LIMIT_REACHED', `plan ${account.plan} allows ${limit} concurrent stream(s) per key; close one first`, { limit })
+      const headers = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' }
+      // HEAD: the GET's status and headers, no stream opened.
+      if (request.method === 'HEAD') return new Response(null, { headers })
       // Bun closes connections idle for 10 s; a stream is quiet for up to the heartbeat interval.
       server?.timeout(request, 0)
       let release: (() => void) | null = null
@@ -56,9 +59,7 @@ export function streamRoutes(deps: AppDeps, hub: StreamHub) {
         },
         { highWaterMark: 1 },
       )
-      return new Response(body, {
-        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' },
-      })
+      return new Response(body, { headers })
     },
     {
       query: t.Object({ mic: t.Optional(t.String({ description: 'MIC, default XNYS' })), key: t.Optional(t.String({ description: 'API key (for EventSource, which cannot send headers)' })) }),

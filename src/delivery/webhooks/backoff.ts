@@ -1,6 +1,6 @@
 // The retry schedule, in units of WEBHOOK_DISPATCH_INTERVAL_SECONDS: after the first failed
 // attempt wait 1 interval, then 5, 30, 150 and 600 (six attempts in all). At the default 60 s
-// that is 1 min, 5 min, 30 min, 2.5 h and 10 h (about 13.6 h from first to last attempt); with a
+// that is waits of 1 min, 5 min, 30 min, 2.5 h and 10 h (the last attempt about 13 h after the first); with a
 // 2 s interval the first three attempts fall within 12 s. Each wait gets ±10 % jitter so that
 // many receivers failing together do not retry in step.
 export const RETRY_INTERVALS = [1, 5, 30, 150, 600] as const

@@ -53,7 +53,9 @@ export class WebhookSender {
       return { delivered, statusCode: response.status, error: delivered ? null : `HTTP ${response.status}` }
     } catch (error) {
       const name = (error as Error).name
-      return { delivered: false, statusCode: 0, error: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : (error as Error).message.slice(0, 300) }
+      // Runtime messages quote the URL; its path may hold a token, so only the host is kept.
+      const message = (error as Error).message.replace(/https?:\/\/[^\s"']+/g, url.host).slice(0, 300)
+      return { delivered: false, statusCode: 0, error: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : message }
     }
   }
 }

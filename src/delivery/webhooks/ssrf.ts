@@ -62,6 +62,8 @@ function forbiddenV6(address: string): string | null {
   return null
 }
 
+const LOOKUP_TIMEOUT_MS = 5000
+
 export type TargetCheck = { ok: true; addresses: string[] } | { ok: false; reason: string }
 
 /** The URL's host without IPv6 brackets. */
@@ -77,10 +79,16 @@ export async function checkTarget(host: string, allowPrivate: boolean, resolve: 
   let addresses: string[]
   if (isIP(host)) addresses = [host]
   else {
+    let timer: ReturnType<typeof setTimeout> | undefined
     try {
-      addresses = (await resolve(host, { all: true, verbatim: true })).map((entry) => entry.address)
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'timed out' })), LOOKUP_TIMEOUT_MS)
+      })
+      addresses = (await Promise.race([resolve(host, { all: true, verbatim: true }), timeout])).map((entry) => entry.address)
     } catch (error) {
       return { ok: false, reason: `host ${host} does not resolve (${(error as { code?: string }).code ?? 'lookup failed'})` }
+    } finally {
+      clearTimeout(timer)
     }
     if (!addresses.length) return { ok: false, reason: `host ${host} has no address` }
   }
