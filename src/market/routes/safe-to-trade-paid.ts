@@ -13,6 +13,7 @@ import { requireKeyOrPayment } from '../access'
 import { API_KEY_HEADER, checkApiKey } from '../../http/auth'
 import { auditContextOf, logLiveReceipts } from '../issue'
 import { headOfPaidRoute, isHead } from '../head'
+import { safeToTradeQuery, signingOfflineBody } from './safe-to-trade-shared'
 
 export const PAID_DOOR_PLANS: readonly Plan[] = ['builder', 'pro']
 const DESCRIPTION = 'Signed safe-to-trade receipt'
@@ -48,17 +49,13 @@ export function paidSafeToTradeRoutes(deps: AppDeps) {
       try {
         signed = signSafeToTrade(deps.signer, deps.config.issuer, input, venue, scan, now)
       } catch {
-        return jsonResponse({ error: 'CRITICAL_FAILURE', message: 'signing system offline; do not trade', status: 'UNKNOWN', venue: input.venue, venue_status: 'UNKNOWN', venue_source: 'SYSTEM', safe: 'false' }, 500)
+        return jsonResponse(signingOfflineBody(input.venue), 500)
       }
       await logLiveReceipts(deps, [signed], auditContextOf(access, SURFACE))
       return { ...signed, receipt: { ...signed }, discovery_url: `${deps.config.publicBaseUrl}/v5/keys` }
     },
     {
-      query: t.Object({
-        venue: t.Optional(t.String({ description: 'required: MIC of the venue' })),
-        max_age: t.Optional(t.String({ description: 'required: integer 1 to 60, digits only' })),
-        instrument: t.Optional(t.String({ description: 'optional, at most 64 characters; echoed into the signed payload' })),
-      }),
+      query: safeToTradeQuery('required: MIC of the venue'),
       detail: {
         tags: ['market'],
         summary: 'Safe-to-trade receipt, paid door (builder or pro key, or x402 payment of the status price)',

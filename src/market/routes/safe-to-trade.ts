@@ -9,6 +9,7 @@ import { rateLimitHeaders } from '../../http/rate-limit'
 import { resolveStatus } from '../resolve'
 import { parseSampleQuery, signSafeToTrade } from '../safe-to-trade'
 import { paidSafeToTradeRoutes } from './safe-to-trade-paid'
+import { safeToTradeQuery, signingOfflineBody } from './safe-to-trade-shared'
 
 const NOTE = 'Public sample of the safe-to-trade receipt: 60 requests per minute per address. Treat safe "false" as do-not-trade; verify the signature with /v5/keys and do not act after expires_at.'
 
@@ -34,7 +35,7 @@ export function safeToTradeRoutes(deps: AppDeps) {
         signed = signSafeToTrade(deps.signer, deps.config.issuer, input, venue, scan, now)
       } catch {
         return jsonResponse(
-          { error: 'CRITICAL_FAILURE', message: 'signing system offline; do not trade', status: 'UNKNOWN', venue: input.venue, venue_status: 'UNKNOWN', venue_source: 'SYSTEM', safe: 'false', door: 'public-sample' },
+          { ...signingOfflineBody(input.venue), door: 'public-sample' },
           500,
           limitHeaders,
         )
@@ -42,11 +43,7 @@ export function safeToTradeRoutes(deps: AppDeps) {
       return jsonResponse({ ...signed, receipt: { ...signed }, discovery_url: `${deps.config.publicBaseUrl}/v5/keys`, door: 'public-sample', note: NOTE }, 200, limitHeaders)
     },
     {
-      query: t.Object({
-        venue: t.Optional(t.String({ description: 'MIC, default XNYS' })),
-        max_age: t.Optional(t.String({ description: 'required: integer 1 to 60, digits only' })),
-        instrument: t.Optional(t.String({ description: 'optional, at most 64 characters; echoed into the signed payload' })),
-      }),
+      query: safeToTradeQuery('MIC, default XNYS'),
       detail: {
         tags: ['market'],
         summary: 'Safe-to-trade receipt, public sample door',

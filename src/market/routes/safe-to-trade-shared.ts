@@ -1,0 +1,12 @@
+// What the sample door and the paid door of safe-to-trade share: the query schema and the unsigned
+// answer when signing is offline (never a signed-looking "safe").
+import { t } from 'elysia'
+
+export const safeToTradeQuery = (venueDescription: string) =>
+  t.Object({
+    venue: t.Optional(t.String({ description: venueDescription })),
+    max_age: t.Optional(t.String({ description: 'required: integer 1 to 60, digits only' })),
+    instrument: t.Optional(t.String({ description: 'optional, at most 64 characters; echoed into the signed payload' })),
+  })
+
+export const signingOfflineBody = (venue: string) => ({ error: 'CRITICAL_FAILURE', message: 'signing system offline; do not trade', status: 'UNKNOWN', venue, venue_status: 'UNKNOWN', venue_source: 'SYSTEM', safe: 'false' })
