@@ -283,7 +283,7 @@ describe('UTC calendar and durability', () => {
       },
       onDay: async () => new Map(),
     }
-    const writes = { debitCredit: () => null, spendSandboxCall: () => null, refundCredit: () => {}, refundSandboxCall: () => {}, creditBalance: () => 0, sandboxCallsLeft: () => 0 } satisfies MeterWrites
+    const writes = { countBelow: () => null, addRequests: () => {}, debitCredit: () => null, spendSandboxCall: () => null, refundCredit: () => {}, refundSandboxCall: () => {}, creditBalance: () => 0, sandboxCallsLeft: () => 0 } satisfies MeterWrites
     const log = memoryLogger()
     const meter = new Meter(store, writes, new FakeClock(Date.parse(NOW)), log, { daily: 10, monthly: 300 })
     const account = { id: 7, plan: 'free' } as Parameters<Meter['meter']>[0]
@@ -295,6 +295,25 @@ describe('UTC calendar and durability', () => {
     await meter.meter(account, '/v5/status')
     await meter.flush()
     expect(rows).toEqual([{ accountId: 7, day: '2026-03-10', requests: 3 }])
+  })
+
+  test('REUSE_PORT=true: two processes over one database admit exactly the limit between them', async () => {
+    const first = makeTestApp({ now: NOW, fileDatabase: true, env: { FREE_DAILY_LIMIT: '15', REUSE_PORT: 'true', X402_PAY_TO: PAY_TO } })
+    const { key, account } = await keyFor(first, { creditBalance: 4 })
+    // A second "process": its own connection, meter and app over the same file.
+    const db = openDatabase(first.config.databasePath)
+    const deps = sqliteDeps({ config: first.config, clock: first.clock, log: memoryLogger(), signer: testSigner(), calendars: sharedCalendars(), db })
+    const second = buildApp(deps)
+    const call = (i: number) => (i % 2 ? status(first, key) : second.handle(new Request('http://localhost/v5/status', { headers: { 'x-oracle-key': key } })))
+    // Both have seen the key before the burst (each seeds its own view).
+    expect((await call(0)).status).toBe(200)
+    expect((await call(1)).status).toBe(200)
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => call(i)))
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(15 + 4 - 2)
+    expect(storedToday(first, account.id)).toBe(19)
+    expect(first.deps.meter.creditBalance(account.id)).toBe(0)
+    expect(await deps.meter.usage(account)).toEqual({ today: 19, month: 19 })
+    db.close()
   })
 
   test('a plan change through the cached key store takes effect within one second', async () => {
