@@ -93,6 +93,20 @@ export class Meter {
     return { admitted: true, via: 'credit', rate: exhausted, creditBalance: balance, day: state.day }
   }
 
+  /** The refusal a metered call would get now, or null when it would be admitted; counts nothing (HEAD). */
+  async peek(account: AccountRow): Promise<Extract<MeterOutcome, { admitted: false }> | null> {
+    const now = this.clock.now()
+    const limit = this.limitOf(account)
+    if (limit.kind === 'sandbox') {
+      if (this.writes.sandboxCallsLeft(account.id, limit.calls) > 0) return null
+      return { admitted: false, reason: 'sandbox_exhausted', rate: { limit: limit.calls, remaining: 0, resetAt: account.expires_at ? Date.parse(account.expires_at) : nextUtcMidnight(now) } }
+    }
+    if ((await this.usage(account)).today < limit.daily) return null
+    const rate = { limit: limit.daily, remaining: 0, resetAt: nextUtcMidnight(now) }
+    if (limit.kind === 'paid') return { admitted: false, reason: 'paid_exhausted', rate }
+    return this.writes.creditBalance(account.id) > 0 ? null : { admitted: false, reason: 'free_exhausted', rate }
+  }
+
   /**
    * Undoes an admitted request that failed before its answer (signing offline, audit log down):
    * the count, and the credit or sandbox call it spent. The caller calls it at most once.

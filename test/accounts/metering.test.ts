@@ -62,6 +62,21 @@ describe('free keys: exact daily limit', () => {
     expect((await harness.deps.meter.usage(account)).today).toBe(0)
   })
 
+  test('HEAD answers what the GET would (402 past the quota) without counting', async () => {
+    const harness = makeTestApp({ now: NOW, env: { FREE_DAILY_LIMIT: '1', X402_PAY_TO: PAY_TO } })
+    const { key, account } = await keyFor(harness)
+    const head = () => harness.request('/v5/status', { method: 'HEAD', headers: { 'x-oracle-key': key } })
+    expect((await head()).status).toBe(200)
+    expect((await status(harness, key)).status).toBe(200)
+    const refused = await head()
+    expect(refused.status).toBe(402)
+    expect(refused.headers.get('retry-after')).toBe(String(9 * 3600))
+    expect((await harness.deps.meter.usage(account)).today).toBe(1)
+    const paid = await keyFor(harness, { plan: 'builder' })
+    harness.db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?, ?, ?)').run(paid.account.id, '2026-03-10', 50_000)
+    expect((await harness.request('/v5/batch?mics=XNYS', { method: 'HEAD', headers: { 'x-oracle-key': paid.key } })).status).toBe(429)
+  })
+
   test('a batch counts as one request, whatever the number of MICs', async () => {
     const harness = makeTestApp({ now: NOW, env: { FREE_DAILY_LIMIT: '5' } })
     const { key, account } = await keyFor(harness)
