@@ -103,7 +103,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     healthExtras: [],
     installation: sqliteInstallationStore(db),
     tokens: sqliteTokenStore(db),
-    meter: new Meter(sqliteUsageStore(db), sqliteMeterWrites(db), parts.clock, parts.log, { daily: parts.config.metering.freeDailyLimit, monthly: parts.config.metering.freeMonthlyLimit }),
+    meter: new Meter(sqliteUsageStore(db), sqliteMeterWrites(db), parts.clock, parts.log, { daily: parts.config.metering.freeDailyLimit, monthly: parts.config.metering.freeMonthlyLimit }, parts.config.reusePort),
     ...mcpParts(db, parts),
     ...paymentParts(db, parts),
     ...accountParts(db, parts),

@@ -45,6 +45,11 @@ export class Meter {
     private readonly clock: Clock,
     private readonly log: Logger,
     readonly free: FreeLimits,
+    /**
+     * Several processes count over one database (REUSE_PORT=true): each check-and-count is then one
+     * atomic SQL statement (about 8 µs instead of 1 µs) so that the limit holds across processes.
+     */
+    private readonly shared = false,
   ) {}
 
   limitOf(account: AccountRow): PlanLimit {
@@ -69,7 +74,14 @@ export class Meter {
       return { admitted: true, via: 'sandbox', rate: { limit: limit.calls, remaining: left, resetAt }, creditBalance: null, day: state.day }
     }
     const resetAt = nextUtcMidnight(now)
-    if (state.dayCount < limit.daily) {
+    if (this.shared) {
+      const counted = this.writes.countBelow(account.id, state.day, limit.daily)
+      if (counted !== null) {
+        state.dayCount = counted
+        state.monthCount++
+        return { admitted: true, via: 'quota', rate: { limit: limit.daily, remaining: limit.daily - counted, resetAt }, creditBalance: null, day: state.day }
+      }
+    } else if (state.dayCount < limit.daily) {
       this.count(account.id, state)
       return { admitted: true, via: 'quota', rate: { limit: limit.daily, remaining: limit.daily - state.dayCount, resetAt }, creditBalance: null, day: state.day }
     }
@@ -79,6 +91,20 @@ export class Meter {
     if (balance === null) return { admitted: false, reason: 'free_exhausted', rate: exhausted }
     this.count(account.id, state)
     return { admitted: true, via: 'credit', rate: exhausted, creditBalance: balance, day: state.day }
+  }
+
+  /** The refusal a metered call would get now, or null when it would be admitted; counts nothing (HEAD). */
+  async peek(account: AccountRow): Promise<Extract<MeterOutcome, { admitted: false }> | null> {
+    const now = this.clock.now()
+    const limit = this.limitOf(account)
+    if (limit.kind === 'sandbox') {
+      if (this.writes.sandboxCallsLeft(account.id, limit.calls) > 0) return null
+      return { admitted: false, reason: 'sandbox_exhausted', rate: { limit: limit.calls, remaining: 0, resetAt: account.expires_at ? Date.parse(account.expires_at) : nextUtcMidnight(now) } }
+    }
+    if ((await this.usage(account)).today < limit.daily) return null
+    const rate = { limit: limit.daily, remaining: 0, resetAt: nextUtcMidnight(now) }
+    if (limit.kind === 'paid') return { admitted: false, reason: 'paid_exhausted', rate }
+    return this.writes.creditBalance(account.id) > 0 ? null : { admitted: false, reason: 'free_exhausted', rate }
   }
 
   /**
@@ -97,6 +123,10 @@ export class Meter {
 
   /** Requests counted today and this month (UTC), including those not yet written. */
   async usage(account: AccountRow): Promise<{ today: number; month: number }> {
+    if (this.shared) {
+      const stored = await this.store.counts(account.id, utcDayOf(this.clock.now()))
+      return { today: stored.day, month: stored.month }
+    }
     const state = await this.state(account.id)
     this.roll(state, this.clock.now())
     return { today: state.dayCount, month: state.monthCount }
@@ -155,6 +185,7 @@ export class Meter {
   }
 
   private add(accountId: number, day: string, requests: number): void {
+    if (this.shared) return this.writes.addRequests(accountId, day, requests)
     const id = `${accountId}|${day}`
     const entry = this.pending.get(id)
     if (entry) entry.requests += requests

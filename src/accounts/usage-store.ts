@@ -34,6 +34,10 @@ export interface MeterWrites {
   debitCredit(accountId: number, reference: string, at: string): number | null
   /** Spends one sandbox call (a key without a stored allowance starts at `allowance`); calls left, or null when none. */
   spendSandboxCall(accountId: number, allowance: number): number | null
+  /** Counts one request of a key on a day when it has fewer than `limit`: the new count, or null (one statement). */
+  countBelow(accountId: number, day: string, limit: number): number | null
+  /** Adds requests to a key's day at once (negative: refunds). */
+  addRequests(accountId: number, day: string, requests: number): void
   /** Gives back a credit taken for a request that then failed (a ledger grant row `refund:…`). */
   refundCredit(accountId: number, reference: string, at: string): void
   /** Gives back a sandbox call spent on a request that then failed. */
@@ -74,6 +78,11 @@ export function sqliteMeterWrites(db: Database): MeterWrites {
   const ledger = creditLedger(db)
   const debit = db.query('UPDATE api_keys SET credit_balance = credit_balance - 1 WHERE id = ? AND credit_balance > 0 RETURNING credit_balance')
   const spend = db.query('UPDATE api_keys SET calls_remaining = coalesce(calls_remaining, ?2) - 1 WHERE id = ?1 AND coalesce(calls_remaining, ?2) > 0 RETURNING calls_remaining')
+  const countBelow = db.query(
+    `INSERT INTO key_usage (account_id, day, requests) SELECT ?1, ?2, 1 WHERE ?3 > 0
+     ON CONFLICT (account_id, day) DO UPDATE SET requests = requests + 1 WHERE requests < ?3 RETURNING requests`,
+  )
+  const addRequests = db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?1, ?2, max(0, ?3)) ON CONFLICT (account_id, day) DO UPDATE SET requests = max(0, requests + ?3)')
   const credit = db.query('UPDATE api_keys SET credit_balance = credit_balance + 1 WHERE id = ?')
   const call = db.query('UPDATE api_keys SET calls_remaining = calls_remaining + 1 WHERE id = ? AND calls_remaining IS NOT NULL')
   const refundTx = db.transaction((accountId: number, reference: string, at: string) => {
@@ -92,6 +101,12 @@ export function sqliteMeterWrites(db: Database): MeterWrites {
     debitCredit: (accountId, reference, at) => debitTx.immediate(accountId, reference, at),
     spendSandboxCall(accountId, allowance) {
       return (spend.get(accountId, allowance) as { calls_remaining: number } | null)?.calls_remaining ?? null
+    },
+    countBelow(accountId, day, limit) {
+      return (countBelow.get(accountId, day, limit) as { requests: number } | null)?.requests ?? null
+    },
+    addRequests(accountId, day, requests) {
+      addRequests.run(accountId, day, requests)
     },
     refundCredit: (accountId, reference, at) => refundTx.immediate(accountId, reference, at),
     refundSandboxCall(accountId) {

@@ -1,8 +1,9 @@
 // HEAD on the signed-receipt routes: the status and headers a GET would get, with no receipt
-// signed, no audit row written and no payment spent (a HEAD answer has no body to carry them).
+// signed, no audit row written, no payment spent and no request counted (a HEAD answer has no body to carry them).
 import type { AppDeps } from '../deps'
 import { API_KEY_HEADER, checkApiKey, keyCheckError } from '../http/auth'
 import { requireKeyOrPayment } from './access'
+import { meterRefusal } from '../accounts/meter-answer'
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
 
@@ -16,6 +17,11 @@ export const isHead = (request: Request) => request.method === 'HEAD'
 export async function headOfPaidRoute(deps: AppDeps, request: Request, price: string, description: string, purpose: string): Promise<Response> {
   const check = await checkApiKey(deps, request.headers.get(API_KEY_HEADER))
   if (check.kind !== 'ok' && check.kind !== 'missing') throw keyCheckError(check, deps)
+  if (check.kind === 'ok') {
+    // A key past its limit gets the GET's refusal; nothing is counted.
+    const refusal = await deps.meter.peek(check.account)
+    if (refusal) throw meterRefusal(deps, check.account, refusal, { resourceUrl: `${deps.config.publicBaseUrl}${new URL(request.url).pathname}`, price, description })
+  }
   if (check.kind === 'missing') {
     const headers = new Headers(request.headers)
     headers.delete('payment-signature')

@@ -62,6 +62,21 @@ describe('free keys: exact daily limit', () => {
     expect((await harness.deps.meter.usage(account)).today).toBe(0)
   })
 
+  test('HEAD answers what the GET would (402 past the quota) without counting', async () => {
+    const harness = makeTestApp({ now: NOW, env: { FREE_DAILY_LIMIT: '1', X402_PAY_TO: PAY_TO } })
+    const { key, account } = await keyFor(harness)
+    const head = () => harness.request('/v5/status', { method: 'HEAD', headers: { 'x-oracle-key': key } })
+    expect((await head()).status).toBe(200)
+    expect((await status(harness, key)).status).toBe(200)
+    const refused = await head()
+    expect(refused.status).toBe(402)
+    expect(refused.headers.get('retry-after')).toBe(String(9 * 3600))
+    expect((await harness.deps.meter.usage(account)).today).toBe(1)
+    const paid = await keyFor(harness, { plan: 'builder' })
+    harness.db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?, ?, ?)').run(paid.account.id, '2026-03-10', 50_000)
+    expect((await harness.request('/v5/batch?mics=XNYS', { method: 'HEAD', headers: { 'x-oracle-key': paid.key } })).status).toBe(429)
+  })
+
   test('a batch counts as one request, whatever the number of MICs', async () => {
     const harness = makeTestApp({ now: NOW, env: { FREE_DAILY_LIMIT: '5' } })
     const { key, account } = await keyFor(harness)
@@ -283,7 +298,7 @@ describe('UTC calendar and durability', () => {
       },
       onDay: async () => new Map(),
     }
-    const writes = { debitCredit: () => null, spendSandboxCall: () => null, refundCredit: () => {}, refundSandboxCall: () => {}, creditBalance: () => 0, sandboxCallsLeft: () => 0 } satisfies MeterWrites
+    const writes = { countBelow: () => null, addRequests: () => {}, debitCredit: () => null, spendSandboxCall: () => null, refundCredit: () => {}, refundSandboxCall: () => {}, creditBalance: () => 0, sandboxCallsLeft: () => 0 } satisfies MeterWrites
     const log = memoryLogger()
     const meter = new Meter(store, writes, new FakeClock(Date.parse(NOW)), log, { daily: 10, monthly: 300 })
     const account = { id: 7, plan: 'free' } as Parameters<Meter['meter']>[0]
@@ -295,6 +310,25 @@ describe('UTC calendar and durability', () => {
     await meter.meter(account, '/v5/status')
     await meter.flush()
     expect(rows).toEqual([{ accountId: 7, day: '2026-03-10', requests: 3 }])
+  })
+
+  test('REUSE_PORT=true: two processes over one database admit exactly the limit between them', async () => {
+    const first = makeTestApp({ now: NOW, fileDatabase: true, env: { FREE_DAILY_LIMIT: '15', REUSE_PORT: 'true', X402_PAY_TO: PAY_TO } })
+    const { key, account } = await keyFor(first, { creditBalance: 4 })
+    // A second "process": its own connection, meter and app over the same file.
+    const db = openDatabase(first.config.databasePath)
+    const deps = sqliteDeps({ config: first.config, clock: first.clock, log: memoryLogger(), signer: testSigner(), calendars: sharedCalendars(), db })
+    const second = buildApp(deps)
+    const call = (i: number) => (i % 2 ? status(first, key) : second.handle(new Request('http://localhost/v5/status', { headers: { 'x-oracle-key': key } })))
+    // Both have seen the key before the burst (each seeds its own view).
+    expect((await call(0)).status).toBe(200)
+    expect((await call(1)).status).toBe(200)
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => call(i)))
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(15 + 4 - 2)
+    expect(storedToday(first, account.id)).toBe(19)
+    expect(first.deps.meter.creditBalance(account.id)).toBe(0)
+    expect(await deps.meter.usage(account)).toEqual({ today: 19, month: 19 })
+    db.close()
   })
 
   test('a plan change through the cached key store takes effect within one second', async () => {

@@ -33,7 +33,7 @@ export function receiptRoutes(deps: AppDeps) {
         detail: {
           tags: ['market'],
           summary: 'Signed market-state receipt (API key or x402 payment)',
-          responses: responses({ 200: ['Signed receipt (live)', SignedReceiptSchema], 400: 'UNKNOWN_MIC', 401: 'unused (a missing key gets 402 with payment requirements)', 402: 'PAYMENT_REQUIRED (x402 requirements, PAYMENT-REQUIRED header) or ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY', 500: 'CRITICAL_FAILURE', 503: 'AUDIT_LOG_UNAVAILABLE (the receipt could not be logged, so it is not answered)' }),
+          responses: responses({ 200: ['Signed receipt (live)', SignedReceiptSchema], 400: 'UNKNOWN_MIC', 401: 'unused (a missing key gets 402 with payment requirements)', 402: 'PAYMENT_REQUIRED (x402 requirements, PAYMENT-REQUIRED header), FREE_TIER_EXHAUSTED (the same requirements, Retry-After), SANDBOX_KEY_EXHAUSTED, ACCOUNT_INACTIVE (with status) or KEY_EXPIRED', 403: 'INVALID_API_KEY', 429: 'RATE_LIMITED: a paid key past its daily limit (Retry-After)', 500: 'CRITICAL_FAILURE', 503: 'AUDIT_LOG_UNAVAILABLE (the receipt could not be logged, so it is not answered)' }),
         },
       },
     )
