@@ -1,8 +1,8 @@
 // What each self-service key offers, and the texts that go with it (answers and e-mails).
 // Figures of spec 8; the free daily limit is left open by the spec (500 here, see docs/accounts.md).
 import type { Config } from '../config'
+import { PAID_DAILY_LIMITS } from './plan-limits'
 
-export const FREE_DAILY_LIMIT_DEFAULT = 500
 export const SANDBOX_CALLS = 200
 export const SANDBOX_DAYS = 7
 export const INSTANT_PER_ADDRESS_PER_DAY = 10
@@ -20,9 +20,9 @@ export function upgradeUrl(config: Config): string {
 export function plansOffer(config: Config) {
   const base = config.publicBaseUrl
   return {
-    free: { daily_limit: FREE_DAILY_LIMIT_DEFAULT, get: `POST ${base}/v5/keys/instant {"agent_id": "…"}` },
-    builder: { daily_limit: 50_000, price_usdc: '99', mint: `POST ${base}/v5/x402/mint`, checkout: `POST ${base}/v5/checkout {"plan": "builder"}` },
-    pro: { daily_limit: 200_000, price_usdc: '299', mint: `POST ${base}/v5/x402/mint`, checkout: `POST ${base}/v5/checkout {"plan": "pro"}` },
+    free: { daily_limit: config.metering.freeDailyLimit, get: `POST ${base}/v5/keys/instant {"agent_id": "…"}` },
+    builder: { daily_limit: PAID_DAILY_LIMITS.builder, price_usdc: '99', mint: `POST ${base}/v5/x402/mint`, checkout: `POST ${base}/v5/checkout {"plan": "builder"}` },
+    pro: { daily_limit: PAID_DAILY_LIMITS.pro, price_usdc: '299', mint: `POST ${base}/v5/x402/mint`, checkout: `POST ${base}/v5/checkout {"plan": "pro"}` },
   }
 }
 
@@ -45,7 +45,7 @@ export function freeKeyMail(config: Config, key: string) {
   return {
     subject: `Your ${config.issuer} API key`,
     text:
-      `Your free API key:\n\n  ${key}\n\nIt allows ${FREE_DAILY_LIMIT_DEFAULT} requests per UTC day. Send it in the X-Oracle-Key header:\n\n  ${curlExample(config, key)}\n\n` +
+      `Your free API key:\n\n  ${key}\n\nIt allows ${config.metering.freeDailyLimit} requests per UTC day. Send it in the X-Oracle-Key header:\n\n  ${curlExample(config, key)}\n\n` +
       `This is the only copy: the service stores a hash of the key, not the key. Upgrade: ${upgradeUrl(config)}` +
       signature(config),
   }

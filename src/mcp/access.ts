@@ -31,6 +31,7 @@ function keyCaller(deps: AppDeps, account: AccountRow): ToolCaller {
     async admitStatusCall() {
       const metered = await meter(deps, account, '/mcp:get_market_status', statusOffer(deps))
       if (!metered.admitted) throw metered.error
+      return { refund: metered.refund }
     },
     async issueLiveReceipt(mic) {
       return { ...(await issueLiveReceipt(deps, mic, { surface: '/mcp:get_market_status', keyHash: account.key_hash })) }

@@ -13,8 +13,8 @@ import { verificationKeys, verifyReceipt } from '../market/verify'
 import { paymentOptions } from './payment-options'
 
 export interface ToolCaller {
-  /** Admits one metered status call (bearer key metering, or the anonymous daily allowance). */
-  admitStatusCall(): Promise<void>
+  /** Admits one metered status call (bearer key metering, or the anonymous daily allowance); a key's count can be given back. */
+  admitStatusCall(): Promise<{ refund(): Promise<void> } | void>
   /** Issues, signs and audit-logs one live receipt for this caller. */
   issueLiveReceipt(mic: (typeof SUPPORTED_MICS)[number]): Promise<Record<string, unknown>>
 }
@@ -44,8 +44,14 @@ export const TOOLS: readonly ToolDefinition[] = [
     inputSchema: Type.Object({ mic: Type.Optional(MicArgument) }, { additionalProperties: false }),
     async run(_deps, args, caller) {
       const mic = parseMic(args.mic as string | undefined)
-      await caller.admitStatusCall()
-      return caller.issueLiveReceipt(mic)
+      const admitted = await caller.admitStatusCall()
+      try {
+        return await caller.issueLiveReceipt(mic)
+      } catch (error) {
+        // Signing offline or the audit log unavailable: the call is not counted against the key.
+        await admitted?.refund()
+        throw error
+      }
     },
   },
   {

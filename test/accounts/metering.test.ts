@@ -159,6 +159,25 @@ describe('a request that fails after it was admitted is given back', () => {
     expect((await status(harness, sandbox.key)).status).toBe(500)
     expect(harness.deps.meter.sandboxCallsLeft(sandbox.account.id, 200)).toBe(5)
   })
+
+  test('the tool endpoint (bearer token) and the paid safe-to-trade door give the count back when signing is offline', async () => {
+    const harness = makeTestApp({ now: NOW, signer: Signer.offline('test') })
+    const { key, account } = await keyFor(harness)
+    const builder = await keyFor(harness, { plan: 'builder' })
+    const tokenAnswer = await harness.request('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${key}` })
+    const { access_token } = (await tokenAnswer.json()) as { access_token: string }
+    const call = await harness.request('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_status', arguments: { mic: 'XNYS' } } }),
+    })
+    const rpc = (await call.json()) as { result: { isError?: boolean } }
+    expect(rpc.result.isError).toBe(true)
+    expect(await harness.deps.meter.usage(account)).toEqual({ today: 0, month: 0 })
+    const door = await harness.request('/v1/safe-to-trade?venue=XNYS&max_age=30', { headers: { 'x-oracle-key': builder.key } })
+    expect(door.status).toBe(500)
+    expect(await harness.deps.meter.usage(builder.account)).toEqual({ today: 0, month: 0 })
+  })
 })
 
 describe('paid and sandbox keys', () => {

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps'
 import { badRequest } from '../../http/errors'
 import { jsonBody, responses } from '../../http/openapi'
 import { AllowanceExhausted } from '../self-service'
-import { AGENT_ID_MAX, curlExample, FREE_DAILY_LIMIT_DEFAULT, INSTANT_PER_ADDRESS_PER_DAY, upgradeUrl } from '../offers'
+import { AGENT_ID_MAX, curlExample, INSTANT_PER_ADDRESS_PER_DAY, upgradeUrl } from '../offers'
 import { callerAddress, rateLimited, readJsonObject } from './input'
 
 const CONTROL = /[\x00-\x1f\x7f]/
@@ -37,9 +37,9 @@ export function instantKeyRoutes(deps: AppDeps) {
         return {
           api_key: `${outcome.keyPrefix}…`,
           key_prefix: outcome.keyPrefix,
-          daily_limit: FREE_DAILY_LIMIT_DEFAULT,
+          daily_limit: deps.config.metering.freeDailyLimit,
           plan: 'free',
-          usage: { daily_limit: FREE_DAILY_LIMIT_DEFAULT, usage_url: usageUrl },
+          usage: { daily_limit: deps.config.metering.freeDailyLimit, usage_url: usageUrl },
           example: curlExample(deps.config, '<your key>'),
           upgrade_url: upgradeUrl(deps.config),
           note: 'This agent_id already has a key. A key is shown only once, when it is made; use the key you saved. Lost it? Ask for one by e-mail at /v5/keys/request.',
@@ -49,9 +49,9 @@ export function instantKeyRoutes(deps: AppDeps) {
       return {
         api_key: outcome.key,
         key_prefix: outcome.keyPrefix,
-        daily_limit: FREE_DAILY_LIMIT_DEFAULT,
+        daily_limit: deps.config.metering.freeDailyLimit,
         plan: 'free',
-        usage: { requests_today: 0, daily_limit: FREE_DAILY_LIMIT_DEFAULT, usage_url: usageUrl },
+        usage: { requests_today: 0, daily_limit: deps.config.metering.freeDailyLimit, usage_url: usageUrl },
         example: curlExample(deps.config, outcome.key),
         upgrade_url: upgradeUrl(deps.config),
         note: 'Save this key now: it is shown only once and the service keeps only its hash.',

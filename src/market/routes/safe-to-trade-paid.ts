@@ -9,7 +9,7 @@ import { responses } from '../../http/openapi'
 import type { Plan } from '../../accounts/plans'
 import { resolveStatus } from '../resolve'
 import { parseSampleQuery, signSafeToTrade, type SampleQuery } from '../safe-to-trade'
-import { requireKeyOrPayment } from '../access'
+import { refundingOnFailure, requireKeyOrPayment } from '../access'
 import { API_KEY_HEADER, checkApiKey } from '../../http/auth'
 import { auditContextOf, logLiveReceipts } from '../issue'
 import { headOfPaidRoute, isHead } from '../head'
@@ -49,9 +49,12 @@ export function paidSafeToTradeRoutes(deps: AppDeps) {
       try {
         signed = signSafeToTrade(deps.signer, deps.config.issuer, input, venue, scan, now)
       } catch {
+        // Nothing signed: the request is not counted against the key.
+        if (access.kind === 'key') await access.refund()
         return jsonResponse(signingOfflineBody(input.venue), 500)
       }
-      await logLiveReceipts(deps, [signed], auditContextOf(access, SURFACE))
+      const receipt = signed
+      await refundingOnFailure(access, () => logLiveReceipts(deps, [receipt], auditContextOf(access, SURFACE)))
       return { ...signed, receipt: { ...signed }, discovery_url: `${deps.config.publicBaseUrl}/v5/keys` }
     },
     {
