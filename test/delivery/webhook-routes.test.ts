@@ -150,4 +150,31 @@ describe('GET /v5/webhooks/health', () => {
     expect(answer.body.status).toBe('unknown')
     expect(Date.parse(answer.body.checked_at)).toBe(t.clock.now())
   })
+
+  test('the last cycle record, read without running a cycle; unknown once it is older than three cycles', async () => {
+    await t.deps.delivery.dispatcher.cycle()
+    const cycles = t.deps.delivery.dispatcher.cycles
+    const fresh = await t.json('/v5/webhooks/health')
+    expect(fresh.body.status).toBe('ok')
+    expect(Date.parse(fresh.body.checked_at)).toBe(t.clock.now())
+    expect(Date.parse(fresh.body.next_alarm)).toBeGreaterThan(t.clock.now())
+    expect(Date.parse(fresh.body.next_alarm)).toBeLessThanOrEqual(t.clock.now() + t.config.delivery.dispatchIntervalSeconds * 1000)
+    t.clock.advance(3 * t.config.delivery.dispatchIntervalSeconds * 1000 + 1)
+    const stale = await t.json('/v5/webhooks/health')
+    expect(stale.body.status).toBe('unknown')
+    expect(stale.body.checked_at).toBe(fresh.body.checked_at)
+    expect(t.deps.delivery.dispatcher.cycles).toBe(cycles)
+  })
+})
+
+describe('dispatcher: first sight', () => {
+  test('a MIC seen for the first time stores a baseline and delivers nothing', async () => {
+    const owner = (await t.json('/v5/webhooks', { headers: { 'x-oracle-key': keys.builder! } })).body.webhooks[0].webhook_id
+    // A subscription written without the subscribe route's baseline (as after an upgrade).
+    t.db.query('INSERT INTO webhook_mics (mic, webhook_id) VALUES (?, ?)').run('XKRX', owner)
+    expect(t.deps.delivery.queue.state('XKRX')).toBeNull()
+    await t.deps.delivery.dispatcher.cycle()
+    expect(t.deps.delivery.queue.state('XKRX')).toMatchObject({ mic: 'XKRX' })
+    expect(t.db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE mic = 'XKRX'`).get()).toEqual({ n: 0 })
+  })
 })
