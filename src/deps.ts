@@ -85,7 +85,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     ...mcpParts(db, parts),
     ...paymentParts(db, parts),
     ...replace,
-  } as AppDeps
+  } satisfies Omit<AppDeps, 'delivery'> as AppDeps
   deps.delivery = replace.delivery ?? deliveryServices(db, deps)
   return deps
 }
