@@ -106,6 +106,7 @@ export class Dispatcher {
     this.cycles++
     const { webhooks, queue } = this.parts
     queue.forgetUnsubscribed()
+    queue.prune(now)
     const mics = webhooks.subscribedMics() as Mic[]
     let status: 'ok' | 'unknown' = 'ok'
     for (const mic of mics) {
