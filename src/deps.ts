@@ -108,7 +108,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     ...paymentParts(db, parts),
     ...accountParts(db, parts),
     ...replace,
-  } as AppDeps
+  } satisfies Omit<AppDeps, 'delivery'> as AppDeps
   deps.delivery = replace.delivery ?? deliveryServices(db, deps)
   return deps
 }

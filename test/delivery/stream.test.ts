@@ -174,6 +174,25 @@ describe('GET /v5/stream: events', () => {
     expect(await settle(() => t.deps.delivery.streams.coordinator('XPAR') === undefined)).toBe(true)
     await t.deps.overrides.clear('XPAR', 'test')
   })
+
+  test('a key suspended while streaming loses its streams at the next tick', async () => {
+    const { key, account } = await issueKey(t.deps.accounts, { plan: 'builder', now: new Date(t.clock.now()) })
+    const controller = new AbortController()
+    const response = await fetch(`${base}/v5/stream?mic=XSWX&key=${key}`, { signal: controller.signal })
+    const reader = response.body!.getReader()
+    let text = ''
+    while (!text.includes('event: market_status')) text += new TextDecoder().decode((await reader.read()).value)
+    await t.deps.accounts.setStatus(account.id, 'suspended')
+    const ended = await Promise.race([
+      (async () => {
+        for (;;) if ((await reader.read()).done) return true
+      })(),
+      Bun.sleep(4000).then(() => false),
+    ])
+    expect(ended).toBe(true)
+    expect(t.deps.delivery.streams.openFor(account.key_hash)).toBe(0)
+    expect((await fetch(`${base}/v5/stream?mic=XSWX&key=${key}`)).status).toBe(402)
+  })
 })
 
 describe('GET /v5/stream: fan-out and release', () => {

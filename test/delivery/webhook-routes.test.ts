@@ -150,4 +150,49 @@ describe('GET /v5/webhooks/health', () => {
     expect(answer.body.status).toBe('unknown')
     expect(Date.parse(answer.body.checked_at)).toBe(t.clock.now())
   })
+
+  test('the last cycle record, read without running a cycle; unknown once it is older than three cycles', async () => {
+    await t.deps.delivery.dispatcher.cycle()
+    const cycles = t.deps.delivery.dispatcher.cycles
+    const fresh = await t.json('/v5/webhooks/health')
+    expect(fresh.body.status).toBe('ok')
+    expect(Date.parse(fresh.body.checked_at)).toBe(t.clock.now())
+    expect(Date.parse(fresh.body.next_alarm)).toBeGreaterThan(t.clock.now())
+    expect(Date.parse(fresh.body.next_alarm)).toBeLessThanOrEqual(t.clock.now() + t.config.delivery.dispatchIntervalSeconds * 1000)
+    t.clock.advance(3 * t.config.delivery.dispatchIntervalSeconds * 1000 + 1)
+    const stale = await t.json('/v5/webhooks/health')
+    expect(stale.body.status).toBe('unknown')
+    expect(stale.body.checked_at).toBe(fresh.body.checked_at)
+    expect(t.deps.delivery.dispatcher.cycles).toBe(cycles)
+  })
+})
+
+describe('dispatcher: housekeeping', () => {
+  test('delivered rows older than 7 days and dead letters older than 30 days are removed by a cycle', async () => {
+    const owner = (await t.json('/v5/webhooks', { headers: { 'x-oracle-key': keys.builder! } })).body.webhooks[0].webhook_id
+    const day = 86_400_000
+    const insert = t.db.query(`INSERT INTO webhook_deliveries (id, webhook_id, mic, body, state, attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, 'XNYS', '{}', ?, 1, 0, ?, ?)`)
+    const rows: [string, string, number][] = [['msg_old_delivered', 'delivered', 8], ['msg_new_delivered', 'delivered', 6], ['msg_old_dead', 'dead', 31], ['msg_new_dead', 'dead', 29], ['msg_old_queued', 'queued', 40]]
+    for (const [id, state, age] of rows) {
+      const at = new Date(t.clock.now() - age * day).toISOString()
+      insert.run(id, owner, state, at, at)
+    }
+    // Queued rows are never pruned; make that one not due so the cycle leaves it alone.
+    t.db.query(`UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = 'msg_old_queued'`).run(t.clock.now() + 3_600_000)
+    await t.deps.delivery.dispatcher.cycle()
+    const left = (t.db.query('SELECT id FROM webhook_deliveries ORDER BY id').all() as { id: string }[]).map((row) => row.id)
+    expect(left).toEqual(['msg_new_dead', 'msg_new_delivered', 'msg_old_queued'])
+  })
+})
+
+describe('dispatcher: first sight', () => {
+  test('a MIC seen for the first time stores a baseline and delivers nothing', async () => {
+    const owner = (await t.json('/v5/webhooks', { headers: { 'x-oracle-key': keys.builder! } })).body.webhooks[0].webhook_id
+    // A subscription written without the subscribe route's baseline (as after an upgrade).
+    t.db.query('INSERT INTO webhook_mics (mic, webhook_id) VALUES (?, ?)').run('XKRX', owner)
+    expect(t.deps.delivery.queue.state('XKRX')).toBeNull()
+    await t.deps.delivery.dispatcher.cycle()
+    expect(t.deps.delivery.queue.state('XKRX')).toMatchObject({ mic: 'XKRX' })
+    expect(t.db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE mic = 'XKRX'`).get()).toEqual({ n: 0 })
+  })
 })

@@ -8,9 +8,12 @@ import type { Mic } from '../../calendar/mics'
 import type { MarketReceipt } from '../../market/receipt'
 import { issueLiveReceipt } from '../../market/issue'
 import { resolveStatus } from '../../market/resolve'
+import { accountUsable } from '../../accounts/keys'
 import { eventFrame, HEARTBEAT_FRAME } from './frames'
 
 export interface StreamClient {
+  /** SHA-256 of the key that opened the stream: re-checked at every tick. */
+  keyHash: string
   /** Queues bytes; returns false when the client is too far behind (it is then dropped). */
   send(frame: Uint8Array): boolean
   /** Ends the response (terminal event, or too far behind). */
@@ -102,6 +105,7 @@ export class MicCoordinator {
       return
     }
     this.signatures++
+    await this.dropRevokedKeys()
     const terminal = receipt.status === 'HALTED'
     const current = { receipt, frame: eventFrame(terminal ? 'halted' : 'market_status', receipt.receipt_id, receipt), terminal }
     this.current = current
@@ -109,6 +113,21 @@ export class MicCoordinator {
     for (const client of [...this.clients]) this.deliver(client, current)
     this.lastFanOutMs = performance.now() - started
     if (this.running) this.schedule()
+  }
+
+  /** Streams whose key was suspended, cancelled, expired or removed since they opened end now. */
+  private async dropRevokedKeys(): Promise<void> {
+    const now = this.deps.clock.now()
+    const hashes = new Set([...this.clients].map((client) => client.keyHash))
+    for (const hash of hashes) {
+      const account = await this.deps.accounts.findByHash(hash).catch(() => undefined)
+      if (account === undefined || (account && accountUsable(account, now))) continue // unreadable store: keep serving
+      for (const client of [...this.clients]) {
+        if (client.keyHash !== hash) continue
+        client.end()
+        this.remove(client)
+      }
+    }
   }
 
   private deliver(client: StreamClient, current: Current): void {
@@ -167,7 +186,7 @@ export class StreamHub {
   }
 
   /** Registers a stream; the returned function releases it (idempotent). */
-  attach(mic: Mic, keyHash: string, client: StreamClient): () => void {
+  attach(mic: Mic, keyHash: string, client: Omit<StreamClient, 'keyHash'>): () => void {
     let coordinator = this.coordinators.get(mic)
     if (!coordinator) {
       coordinator = new MicCoordinator(mic, this.deps, (idle) => {
@@ -179,6 +198,7 @@ export class StreamHub {
     let released = false
     const owner = coordinator
     const wrapped: StreamClient = {
+      keyHash,
       send: (frame) => client.send(frame),
       end: () => {
         client.end()

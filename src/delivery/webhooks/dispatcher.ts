@@ -32,6 +32,8 @@ export interface DispatcherParts {
 export class Dispatcher {
   readonly worker: DeliveryWorker
   private timer: ReturnType<typeof setTimeout> | null = null
+  /** A wake-up kept apart from the alarm: a cycle ending cannot cancel a wake that came during it. */
+  private wakeTimer: ReturnType<typeof setTimeout> | null = null
   private cycling: Promise<void> | null = null
   private again = false
   private running = false
@@ -72,15 +74,19 @@ export class Dispatcher {
     this.deps.halts.changed.delete(this.wake)
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
+    if (this.wakeTimer) clearTimeout(this.wakeTimer)
+    this.wakeTimer = null
     await this.cycling
     await this.worker.stop()
   }
 
   /** A cycle as soon as possible (coalesced with one already running). */
   private soon(): void {
-    if (!this.running) return
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(() => void this.cycle(), 0)
+    if (!this.running || this.wakeTimer) return
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null
+      void this.cycle()
+    }, 0)
   }
 
   /** One detection cycle; concurrent calls run one more cycle after the current one. */
@@ -106,6 +112,7 @@ export class Dispatcher {
     this.cycles++
     const { webhooks, queue } = this.parts
     queue.forgetUnsubscribed()
+    queue.prune(now)
     const mics = webhooks.subscribedMics() as Mic[]
     let status: 'ok' | 'unknown' = 'ok'
     for (const mic of mics) {

@@ -5,6 +5,9 @@
 import type { Database } from 'bun:sqlite'
 import type { WebhookRow } from './store'
 
+export const DELIVERED_KEEP_MS = 7 * 86_400_000
+export const DEAD_KEEP_MS = 30 * 86_400_000
+
 export interface StateRow {
   mic: string
   status: string
@@ -50,6 +53,7 @@ export function deliveryQueue(db: Database) {
   const pause = db.query(`UPDATE webhooks SET status = 'paused', paused_reason = ? WHERE id = ?`)
   const requeueSending = db.query(`UPDATE webhook_deliveries SET state = 'queued', updated_at = ? WHERE state = 'sending'`)
   const nextDue = db.query(`SELECT min(d.next_attempt_at) AS at FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.state = 'queued' AND w.status = 'active'`)
+  const prune = db.query(`DELETE FROM webhook_deliveries WHERE (state = 'delivered' AND updated_at < ?) OR (state = 'dead' AND updated_at < ?)`)
   const byId = db.query('SELECT * FROM webhook_deliveries WHERE id = ?')
   const forWebhook = db.query('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at, id')
 
@@ -102,6 +106,10 @@ export function deliveryQueue(db: Database) {
     /** At start: rows a previous process was sending go back in the queue, due at once. */
     requeueInterrupted(nowMs: number): number {
       return requeueSending.run(new Date(nowMs).toISOString()).changes
+    },
+    /** Removes delivered rows older than 7 days and dead letters older than 30 days. */
+    prune(nowMs: number): number {
+      return prune.run(new Date(nowMs - DELIVERED_KEEP_MS).toISOString(), new Date(nowMs - DEAD_KEEP_MS).toISOString()).changes
     },
     nextDueAt(): number | null {
       return (nextDue.get() as { at: number | null }).at
