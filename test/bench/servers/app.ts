@@ -1,7 +1,7 @@
 // The real app (buildApp with real stores on a temp WAL database), with rate limits lifted so
 // that the load generator measures the work, not the limiter. Prints a key and the witness
 // fixture locations for the load scripts.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp } from '../../../src/app'
@@ -89,4 +89,9 @@ deps.mcpAllowance.start()
 
 const app = buildApp(deps).listen({ port: Number(process.argv[2] ?? 0), hostname: '127.0.0.1' })
 console.log(`READY ${app.server!.port} ${key} ${page.kid} ${bodiesFile} ${mcpBodyFile} ${freeKey}`)
-process.on('SIGTERM', () => process.exit(0))
+// The bench owns this temp directory: remove it (database, WAL, fixtures) when the run stops it.
+process.on('SIGTERM', () => {
+  db.close()
+  rmSync(dataDir, { recursive: true, force: true })
+  process.exit(0)
+})

@@ -1,9 +1,10 @@
-// Synchronous account writes for payment handlers, so that creating a key, granting credits and
-// recording the spent proof (or the billing event) commit in one SQLite transaction.
+// Synchronous account writes for callers that must commit them with their own rows in one SQLite
+// transaction (payments: creating a key, granting credits and recording the spent proof or the
+// billing event together). The accounts domain owns these statements; others use this interface.
 import type { Database } from 'bun:sqlite'
 import { randomBytes } from 'node:crypto'
-import { displayPrefix, hashKey } from '../accounts/keys'
-import { KEY_CLASSES, type AccountStatus, type KeyClass, type Plan } from '../accounts/plans'
+import { displayPrefix, hashKey } from './keys'
+import { KEY_CLASSES, type AccountStatus, type KeyClass, type Plan } from './plans'
 
 export interface SyncAccountWrites {
   issueKey(options: { plan: Plan; keyClass: KeyClass; email: string | null; creditBalance: number; now: number; expiresAt?: string | null }): { accountId: number; key: string }
