@@ -33,15 +33,15 @@ describe('GET /v5/funnel', () => {
     expect((await harness.json('/v5/funnel', { headers: admin })).body).toMatchObject({ date: '2026-03-03', top_of_funnel: 0, conversion_rate: 0 })
   })
 
-  test('a last use recorded on the key row counts as conversion when metering keeps one', async () => {
+  test("a metered call stored in key_usage counts as conversion, before and without the audit log", async () => {
     const harness = makeTestApp()
-    harness.db.run('ALTER TABLE api_keys ADD COLUMN last_used_at TEXT')
-    const issued = await post(harness, '/v5/keys/instant', { agent_id: 'row-use' })
+    const issued = await post(harness, '/v5/keys/instant', { agent_id: 'metered-use' })
     expect(issued.status).toBe(200)
     const day = new Date(harness.clock.now()).toISOString().slice(0, 10)
-    // A store built after the column exists reads it; nothing else reports a use here.
+    // Nothing else reports a use here: only the metering's stored count can.
     expect((await keyEvents(harness.db).funnel(day, async () => false)).conversion_rate).toBe(0)
-    harness.db.run(`UPDATE api_keys SET last_used_at = '2026-03-02T16:00:00Z'`)
+    const account = harness.db.query('SELECT id FROM api_keys WHERE agent_id = ?').get('metered-use') as { id: number }
+    harness.db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?, ?, 1)').run(account.id, day)
     expect((await keyEvents(harness.db).funnel(day, async () => false)).conversion_rate).toBe(1)
   })
 
