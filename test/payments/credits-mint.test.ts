@@ -83,6 +83,15 @@ describe('POST /v5/x402/mint', () => {
     expect(await mint({ tx_hash: hash, tier: 'builder' })).toMatchObject({ status: 409, body: { error: 'TX_ALREADY_USED' } })
   })
 
+  test('with an e-mail address the minted key is also queued for mail in the same transaction', async () => {
+    const hash = await chain.transfer(token, 2, payTo, '99')
+    const minted = await mint({ tx_hash: hash, tier: 'builder', email: 'minter@example.com' })
+    expect(minted.status).toBe(200)
+    const mail = t.db.query("SELECT subject, body, state FROM mail_outbox WHERE recipient = 'minter@example.com'").get() as { subject: string; body: string; state: string }
+    expect(mail.state).toBe('queued')
+    expect(mail.body).toContain(minted.body.api_key)
+  })
+
   test('two concurrent mints of one hash create one key', async () => {
     const hash = await chain.transfer(token, 2, payTo, '299')
     const before = (t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n
