@@ -4,6 +4,7 @@
 // receipts verify with the published key. The dispatcher runs on real timers with a 2 s interval
 // and a clock that moves in real time from a chosen instant.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { waitFor } from '../helpers/process'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
 import { makeCertificate, startReceiver, verifyDelivery, type ReceivedDelivery, type TestCertificate } from '../helpers/https-receiver'
@@ -50,15 +51,6 @@ async function subscribe(path: string, mics: string[]): Promise<string> {
 }
 
 
-async function waitFor<T>(probe: () => T | undefined | false, ms: number, what: string): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = probe()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(20)
-  }
-}
 
 /** Checks a delivery the way a receiver would: HMAC (Standard Webhooks) and the receipt's Ed25519 signature. */
 function checkDelivery(delivery: ReceivedDelivery, webhookId: string) {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { tempDir, TEST_ADMIN_KEY } from '../helpers/app'
-import { SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
+import { SLOW_SETUP_MS, startService, type RunningService, waitFor } from '../helpers/process'
 import { openDatabase } from '../../src/store/database'
 import { applyMigrations } from '../../src/store/migrate'
 import { MIGRATIONS } from '../../src/store/migrations'
@@ -37,15 +37,6 @@ afterAll(() => {
 
 const env = () => ({ DATA_DIR: dataDir, ADMIN_KEY: TEST_ADMIN_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_INTERVAL_SECONDS: '2', NODE_EXTRA_CA_CERTS: certificate.certFile })
 
-async function waitFor<T>(probe: () => T | undefined | false, ms: number, what: string): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = probe()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(20)
-  }
-}
 
 describe('webhook queue across a restart', () => {
   test('queued and in-flight deliveries resume after SIGKILL with the same id; delivered ones are not repeated', async () => {

@@ -45,3 +45,14 @@ export async function startService(env: Record<string, string>): Promise<Running
 /** Timeout for a beforeAll that starts a chain, compiles a binary or spawns the service: bun's
  *  default hook timeout (5 s) is too short on a cold CI machine. */
 export const SLOW_SETUP_MS = 120_000
+
+/** Polls `probe` every 20 ms until it gives a value, or fails naming `what` after `ms`. */
+export async function waitFor<T>(probe: () => T | undefined | false, ms: number, what: string): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = probe()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await Bun.sleep(20)
+  }
+}
