@@ -128,5 +128,6 @@ describe('openbell calendars check', () => {
     const after = run(dir, '2026-09-02T12:00:00Z')
     expect(after.code).toBe(1)
     expect(after.lines).toContainEqual(expect.stringMatching(/^FAIL {2}XNYS {2}coverage ended 2026-08-31/))
-  })
+    // Two checks compile all 28 calendars each: about a second idle, several on a loaded 2-core CI machine.
+  }, 30_000)
 })
