@@ -1,7 +1,8 @@
 // `openbell calendars check [dir]`: lint schedule files offline with the loader's own
 // validation, and report each venue's horizon with the service's own warning code: coverage
 // end, dates by basis, the next provisional date. Fails on an invalid file, a missing venue or
-// an ended coverage; warns on coverage ending within 90 days and provisional dates within 30.
+// an ended coverage; warns on coverage ending within 90 days, provisional dates within 30, and
+// the validator's warnings (legal but suspicious data).
 // `openbell calendars basis [dir]` prints the basis-by-year table that docs/calendars.md carries.
 import { basisReport } from '../calendar/basis'
 import { basisTable } from '../calendar/basis-table'
@@ -36,6 +37,10 @@ export function runCalendarsCommand(args: string[], defaultDir: string, now = Da
       failed++
       for (const problem of result.problems) console.log(`FAIL  ${mic}  ${path}  ${problem.path}: ${problem.reason}`)
       continue
+    }
+    for (const warning of result.warnings) {
+      warned++
+      console.log(`WARN  ${mic}  ${path}  ${warning.path}: ${warning.reason}`)
     }
     const calendar = compileCalendar(result.file)
     const warnings = venueWarnings(calendar, now)

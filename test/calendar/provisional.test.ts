@@ -20,6 +20,7 @@ const WHY = 'the exchange announces it in December'
 const version2 = {
   schema_version: 2 as const,
   basis: { '2026': 'rule' as const },
+  sources: [{ covers: 'holidays 2026 (rule)', publisher: 'test' }],
   basis_exceptions: { '2026-07-03': 'published' as const },
   holidays: { '2026-07-03': 'Independence Day observed', '2026-12-25': 'Christmas' },
   early_closes: { '2026-11-27': { close: '13:00', name: 'Day after Thanksgiving' } },
@@ -128,5 +129,14 @@ describe('openbell calendars check', () => {
     const after = run(dir, '2026-09-02T12:00:00Z')
     expect(after.code).toBe(1)
     expect(after.lines).toContainEqual(expect.stringMatching(/^FAIL {2}XNYS {2}coverage ended 2026-08-31/))
+  }, 30_000) // compiles the 28 shipped calendars twice; slow on a loaded machine
+
+  test("prints the validator's warnings: a provisional date on a day the template closes", () => {
+    const dir = tempDir()
+    writeSchedule(dir, scheduleFixture({ ...version2, provisional: { ...version2.provisional, '2026-07-04': { name: 'Possible session', why: WHY } } }))
+    const { lines } = run(dir, '2026-06-01T12:00:00Z')
+    expect(lines).toContainEqual(expect.stringMatching(/^WARN {2}XNYS {2}\S+XNYS\.json {2}\/provisional\/2026-07-04: 2026-07-04 has no regular session/))
+    expect(lines.filter((line) => line.includes('/provisional/2026-07-02'))).toEqual([])
+    expect(lines.at(-1)).toBe('1 valid, 0 invalid, 27 missing, 1 warnings')
   })
 })
