@@ -1,8 +1,8 @@
 // `openbell calendars check [dir]`: lint schedule files offline with the loader's own
 // validation, and report each venue's horizon with the service's own warning code: coverage
 // end, dates by basis, the next provisional date. Fails on an invalid file, a missing venue or
-// an ended coverage; warns on coverage ending within 90 days, provisional dates within 30, and
-// the validator's warnings (legal but suspicious data).
+// an ended coverage; warns on coverage ending within 90 days, provisional dates within 30 or
+// already past (never confirmed), and the validator's warnings (legal but suspicious data).
 // `openbell calendars basis [dir]` prints the basis-by-year table that docs/calendars.md carries.
 import { basisReport } from '../calendar/basis'
 import { basisTable } from '../calendar/basis-table'
@@ -52,6 +52,10 @@ export function runCalendarsCommand(args: string[], defaultDir: string, now = Da
       console.log(
         `${ended ? 'FAIL' : 'ok  '}  ${mic}  data_version ${result.file.data_version}  coverage to ${calendar.coverageTo}  dates: ${report.published} published, ${report.rule} rule, ${report.provisional} provisional  next provisional: ${next}`,
       )
+      if (report.passed_provisional.length) {
+        warned++
+        console.log(`WARN  ${mic}  provisional dates passed without confirmation (UNKNOWN in /v5/historical): ${report.passed_provisional.join(', ')}; enter what happened (holiday, session or nothing), bump data_version and reload`)
+      }
     }
     if (ended) failed++
     for (const warning of warnings) {
