@@ -11,6 +11,7 @@ interface Warning {
   mic: string
   problem: string
   coverage_to?: string | null
+  date?: string
 }
 
 describe('/v5/health over the shipped calendars', () => {
@@ -30,6 +31,23 @@ describe('/v5/health over the shipped calendars', () => {
   test('today: every venue has a valid calendar and none has ended or ends within 90 days', async () => {
     const warnings = await warningsAt('2026-11-23T12:00:00Z')
     expect(warnings.filter((w) => w.problem !== 'provisional_date_soon')).toEqual([])
+  })
+
+  test('today: each provisional date of the next 30 days is a warning in /v5/health and in the log', async () => {
+    const warnings = await warningsAt('2026-11-23T12:00:00Z')
+    const named = new Set(warnings.filter((w) => w.problem === 'provisional_date_soon').map((w) => `${w.mic} ${w.date}`))
+    // Read from the files: every provisional date 1..29 days ahead (away from zone edges) must be named, and nothing else.
+    const expected = new Set<string>()
+    for (const mic of SUPPORTED_MICS) {
+      for (const date of Object.keys(deps.calendars.calendar(mic)?.file.provisional ?? {})) {
+        const days = (Date.parse(`${date}T00:00:00Z`) - Date.parse('2026-11-23T00:00:00Z')) / 86_400_000
+        if (days >= 1 && days <= 29) expected.add(`${mic} ${date}`)
+        if (days < 0 || days > 31) expect(named.has(`${mic} ${date}`)).toBe(false)
+      }
+    }
+    for (const entry of expected) expect(named.has(entry)).toBe(true)
+    const logged = harness.log.lines.filter((line) => line.msg === 'calendar horizon' && line.problem === 'provisional_date_soon').map((line) => `${line.mic} ${line.date}`)
+    expect(new Set(logged)).toEqual(named)
   })
 
   test('90 days before 2028: the alarm names each venue whose coverage ends soon, and none ends before 2027-12-31', async () => {
