@@ -10,6 +10,8 @@ export interface BasisReport {
   rule: number
   provisional: number
   next_provisional: { date: string; name: string } | null
+  /** Provisional dates already past, never confirmed: /v5/historical answers UNKNOWN for them. */
+  passed_provisional: string[]
 }
 
 const ENTERED = ['holidays', 'early_closes', 'late_opens', 'special_sessions'] as const
@@ -25,8 +27,8 @@ export function basisReport(calendar: CompiledCalendar, now: number): BasisRepor
     }
   }
   const today = dateOfDayNumber(utcToLocal(calendar.timezone, now).day)
-  const upcoming = Object.entries(file.provisional ?? {})
-    .filter(([date]) => date >= today)
-    .sort(([a], [b]) => a.localeCompare(b))[0]
-  return { ...counts, provisional: Object.keys(file.provisional ?? {}).length, next_provisional: upcoming ? { date: upcoming[0], name: upcoming[1].name } : null }
+  const dates = Object.entries(file.provisional ?? {}).sort(([a], [b]) => a.localeCompare(b))
+  const upcoming = dates.find(([date]) => date >= today)
+  const passed = dates.filter(([date]) => date < today).map(([date]) => date)
+  return { ...counts, provisional: dates.length, next_provisional: upcoming ? { date: upcoming[0], name: upcoming[1].name } : null, passed_provisional: passed }
 }

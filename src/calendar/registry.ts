@@ -110,6 +110,8 @@ export class CalendarRegistry {
         continue
       }
       const validation = validateScheduleText(text, mic)
+      // Legal but suspicious data (as `calendars check` prints it): logged, the file still loads.
+      if (validation.ok) for (const warning of validation.warnings) this.log.warn('calendar data warning', { trigger, mic, file: `${mic}.json`, json_path: warning.path, reason: warning.reason })
       let compiled: CompiledCalendar | null = null
       let problems: ValidationProblem[] = validation.ok ? [] : validation.problems
       if (validation.ok) {

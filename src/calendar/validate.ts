@@ -11,7 +11,8 @@ export interface ValidationProblem {
   reason: string
 }
 
-export type ValidationResult = { ok: true; file: ScheduleFile } | { ok: false; problems: ValidationProblem[] }
+/** `warnings`: legal but suspicious data (the file loads; `openbell calendars check` prints them). */
+export type ValidationResult = { ok: true; file: ScheduleFile; warnings: ValidationProblem[] } | { ok: false; problems: ValidationProblem[] }
 
 const MAX_PROBLEMS = 50
 
@@ -34,11 +35,12 @@ export function validateSchedule(value: unknown, expectedMic?: string): Validati
     return { ok: false, problems }
   }
   const file = value as ScheduleFile
-  const problems = semanticProblems(file, expectedMic)
-  return problems.length ? { ok: false, problems: problems.slice(0, MAX_PROBLEMS) } : { ok: true, file }
+  const warnings: ValidationProblem[] = []
+  const problems = semanticProblems(file, expectedMic, (path, reason) => warnings.push({ path, reason }))
+  return problems.length ? { ok: false, problems: problems.slice(0, MAX_PROBLEMS) } : { ok: true, file, warnings: warnings.slice(0, MAX_PROBLEMS) }
 }
 
-function semanticProblems(file: ScheduleFile, expectedMic?: string): ValidationProblem[] {
+function semanticProblems(file: ScheduleFile, expectedMic: string | undefined, warn: Add): ValidationProblem[] {
   const problems: ValidationProblem[] = []
   const add = (path: string, reason: string) => problems.push({ path, reason })
 
@@ -107,7 +109,12 @@ function semanticProblems(file: ScheduleFile, expectedMic?: string): ValidationP
     checkDate('special_sessions', date)
     checkSegments(entry.segments, `/special_sessions/${date}/segments`, add)
   }
-  for (const date of Object.keys(file.provisional ?? {})) checkDate('provisional', date)
+  for (const date of Object.keys(file.provisional ?? {})) {
+    const day = checkDate('provisional', date)
+    // UNKNOWN all day on a day the template closes: right only when a special session may be held.
+    if (!Number.isNaN(day) && templateFor(day).length === 0)
+      warn(`/provisional/${date}`, `${date} has no regular session, so this turns a closed day UNKNOWN; keep it only if a special session may be held that day`)
+  }
   checkBasis(file, from, to, add)
   return problems
 }
@@ -136,6 +143,16 @@ function checkBasis(file: ScheduleFile, from: number, to: number, add: Add): voi
     const day = dayNumber(date)
     if (Number.isNaN(day) || day < from || day > to) add(`/basis_exceptions/${date}`, `${date} is not a date inside coverage`)
     else if (!ENTERED_MAPS.some((map) => file[map][date] !== undefined)) add(`/basis_exceptions/${date}`, `${date} is not an entered date (holidays, early_closes, late_opens or special_sessions)`)
+    else if (file.basis_exceptions![date] === file.basis[date.slice(0, 4)]) add(`/basis_exceptions/${date}`, `${date} has the basis of its year (${file.basis[date.slice(0, 4)]}); an exception must differ`)
+  }
+  // A rule-derived year names the rule and the year it was applied to in sources.
+  const sourceText = file.sources.map((source) => `${source.covers} ${source.note ?? ''}`).join(' ')
+  const ruleYears = new Set([
+    ...Object.entries(file.basis).flatMap(([year, basis]) => (basis === 'rule' ? [year] : [])),
+    ...Object.entries(file.basis_exceptions ?? {}).flatMap(([date, basis]) => (basis === 'rule' ? [date.slice(0, 4)] : [])),
+  ])
+  for (const year of [...ruleYears].sort()) {
+    if (!sourceText.includes(year)) add('/sources', `no source mentions ${year}, whose dates are rule-derived; name the rule and the years it was applied to`)
   }
 }
 

@@ -1,7 +1,8 @@
 // `openbell calendars check [dir]`: lint schedule files offline with the loader's own
 // validation, and report each venue's horizon with the service's own warning code: coverage
 // end, dates by basis, the next provisional date. Fails on an invalid file, a missing venue or
-// an ended coverage; warns on coverage ending within 90 days and provisional dates within 30.
+// an ended coverage; warns on coverage ending within 90 days, provisional dates within 30 or
+// already past (never confirmed), and the validator's warnings (legal but suspicious data).
 // `openbell calendars basis [dir]` prints the basis-by-year table that docs/calendars.md carries.
 import { basisReport } from '../calendar/basis'
 import { basisTable } from '../calendar/basis-table'
@@ -37,6 +38,10 @@ export function runCalendarsCommand(args: string[], defaultDir: string, now = Da
       for (const problem of result.problems) console.log(`FAIL  ${mic}  ${path}  ${problem.path}: ${problem.reason}`)
       continue
     }
+    for (const warning of result.warnings) {
+      warned++
+      console.log(`WARN  ${mic}  ${path}  ${warning.path}: ${warning.reason}`)
+    }
     const calendar = compileCalendar(result.file)
     const warnings = venueWarnings(calendar, now)
     const ended = warnings.some((warning) => warning.problem === 'coverage_ended')
@@ -47,6 +52,10 @@ export function runCalendarsCommand(args: string[], defaultDir: string, now = Da
       console.log(
         `${ended ? 'FAIL' : 'ok  '}  ${mic}  data_version ${result.file.data_version}  coverage to ${calendar.coverageTo}  dates: ${report.published} published, ${report.rule} rule, ${report.provisional} provisional  next provisional: ${next}`,
       )
+      if (report.passed_provisional.length) {
+        warned++
+        console.log(`WARN  ${mic}  provisional dates passed without confirmation (UNKNOWN in /v5/historical): ${report.passed_provisional.join(', ')}; enter what happened (holiday, session or nothing), bump data_version and reload`)
+      }
     }
     if (ended) failed++
     for (const warning of warnings) {

@@ -20,6 +20,7 @@ const WHY = 'the exchange announces it in December'
 const version2 = {
   schema_version: 2 as const,
   basis: { '2026': 'rule' as const },
+  sources: [{ covers: 'holidays 2026 (rule)', publisher: 'test' }],
   basis_exceptions: { '2026-07-03': 'published' as const },
   holidays: { '2026-07-03': 'Independence Day observed', '2026-12-25': 'Christmas' },
   early_closes: { '2026-11-27': { close: '13:00', name: 'Day after Thanksgiving' } },
@@ -87,7 +88,8 @@ describe('views', () => {
   })
 
   test('dates are counted by basis: the year, its exceptions, and provisional dates apart', () => {
-    expect(basisReport(calendar, at('2026-07-05T00:00:00Z'))).toEqual({ published: 1, rule: 2, provisional: 2, next_provisional: { date: '2026-12-10', name: 'Possible closure' } })
+    expect(basisReport(calendar, at('2026-07-05T00:00:00Z'))).toEqual({ published: 1, rule: 2, provisional: 2, next_provisional: { date: '2026-12-10', name: 'Possible closure' }, passed_provisional: ['2026-07-02'] })
+    expect(basisReport(calendar, at('2026-07-01T00:00:00Z')).passed_provisional).toEqual([])
     // A version 1 file: every entered date was published.
     expect(basisReport(compiledFixture({ holidays: { '2026-07-03': 'x' } }), 0)).toMatchObject({ published: 1, rule: 0, provisional: 0, next_provisional: null })
   })
@@ -128,6 +130,22 @@ describe('openbell calendars check', () => {
     const after = run(dir, '2026-09-02T12:00:00Z')
     expect(after.code).toBe(1)
     expect(after.lines).toContainEqual(expect.stringMatching(/^FAIL {2}XNYS {2}coverage ended 2026-08-31/))
-    // Two checks compile all 28 calendars each: about a second idle, several on a loaded 2-core CI machine.
-  }, 30_000)
+  }, 30_000) // compiles the 28 shipped calendars twice; slow on a loaded machine
+
+  test("prints the validator's warnings: a provisional date on a day the template closes", () => {
+    const dir = tempDir()
+    writeSchedule(dir, scheduleFixture({ ...version2, provisional: { ...version2.provisional, '2026-07-04': { name: 'Possible session', why: WHY } } }))
+    const { lines } = run(dir, '2026-06-01T12:00:00Z')
+    expect(lines).toContainEqual(expect.stringMatching(/^WARN {2}XNYS {2}\S+XNYS\.json {2}\/provisional\/2026-07-04: 2026-07-04 has no regular session/))
+    expect(lines.filter((line) => line.includes('/provisional/2026-07-02'))).toEqual([])
+    expect(lines.at(-1)).toBe('1 valid, 0 invalid, 27 missing, 1 warnings')
+  })
+
+  test('warns about provisional dates that passed without being confirmed', () => {
+    const dir = tempDir()
+    writeSchedule(dir, scheduleFixture(version2))
+    expect(run(dir, '2026-07-01T12:00:00Z').lines.filter((line) => line.includes('passed without confirmation'))).toEqual([])
+    const { lines } = run(dir, '2026-07-10T12:00:00Z')
+    expect(lines).toContainEqual(expect.stringMatching(/^WARN {2}XNYS {2}provisional dates passed without confirmation \(UNKNOWN in \/v5\/historical\): 2026-07-02;/))
+  })
 })

@@ -32,6 +32,16 @@ describe('calendar reload', () => {
     expect(String(logged.reason).length).toBeGreaterThan(3)
   })
 
+  test("the validator's warnings are logged and the file loads", () => {
+    const provisional = { '2026-07-04': { name: 'Possible session', why: 'hours not announced' } }
+    const dir = scheduleDir([scheduleFixture({ schema_version: 2, basis: { '2026': 'rule' }, sources: [{ covers: 'holidays 2026 (rule)', publisher: 'test' }], provisional })])
+    const { calendars, log } = registry(dir)
+    expect(calendars.reload('boot').results.find((r) => r.mic === 'XNYS')!.outcome).toBe('loaded')
+    expect(log.lines.filter((line) => line.msg === 'calendar data warning')).toEqual([
+      expect.objectContaining({ level: 'warn', mic: 'XNYS', file: 'XNYS.json', json_path: '/provisional/2026-07-04', reason: expect.stringMatching(/no regular session/) }),
+    ])
+  })
+
   test('a valid edit is served after reload; an invalid edit keeps the old version and is reported', () => {
     const dir = scheduleDir([scheduleFixture()])
     const { calendars } = registry(dir)

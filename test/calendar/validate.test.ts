@@ -27,6 +27,9 @@ describe('schedule file validation', () => {
     ['version 2 basis missing a covered year', { schema_version: 2, coverage: { from: '2026-01-01', to: '2027-06-30' }, basis: { '2026': 'published' } }, '/basis', /no entry for 2027/],
     ['version 2 basis of an uncovered year', { schema_version: 2, basis: { '2026': 'published', '2030': 'rule' } }, '/basis/2030', /outside coverage/],
     ['basis exception on a date with nothing entered', { schema_version: 2, basis: { '2026': 'rule' }, basis_exceptions: { '2026-07-02': 'published' } }, '/basis_exceptions/2026-07-02', /not an entered date/],
+    ['a rule-derived year that no source mentions', { schema_version: 2, basis: { '2026': 'rule' } }, '/sources', /no source mentions 2026/],
+    ['a rule-derived exception whose year no source mentions', { schema_version: 2, basis: { '2026': 'published' }, holidays: { '2026-07-03': 'x' }, basis_exceptions: { '2026-07-03': 'rule' } }, '/sources', /no source mentions 2026/],
+    ['basis exception equal to its year\'s basis', { schema_version: 2, basis: { '2026': 'published' }, holidays: { '2026-07-03': 'x' }, basis_exceptions: { '2026-07-03': 'published' } }, '/basis_exceptions/2026-07-03', /must differ/],
     ['provisional date that is also a holiday', { schema_version: 2, basis: { '2026': 'rule' }, holidays: { '2026-07-02': 'x' }, provisional: { '2026-07-02': { name: 'x', why: 'y' } } }, '/provisional/2026-07-02', /also listed in holidays/],
     ['provisional date outside coverage', { schema_version: 2, basis: { '2026': 'rule' }, provisional: { '2027-01-04': { name: 'x', why: 'y' } } }, '/provisional/2027-01-04', /outside coverage/],
     ['provisional without a reason', { schema_version: 2, basis: { '2026': 'rule' }, provisional: { '2026-07-02': { name: 'x', why: '' } } } as never, '/provisional/2026-07-02/why', /./],
@@ -64,5 +67,20 @@ describe('schedule file validation', () => {
     const seasons = [{ from: '2026-03-01', to: '2026-06-30', name: 'short', weekly: weekdays([['10:00', '12:00']]) }]
     expect(problems({ seasons, early_closes: { '2026-04-01': { close: '13:00', name: 'x' } } }).map((p) => p.path)).toContain('/early_closes/2026-04-01/close')
     expect(problems({ seasons, early_closes: { '2026-04-01': { close: '11:00', name: 'x' } } })).toEqual([])
+  })
+
+  const ruleSource = [{ covers: 'holidays 2026 (rule: the statute)', publisher: 'test' }]
+  test('a rule-derived year named in a source is valid', () => {
+    expect(problems({ schema_version: 2, basis: { '2026': 'rule' }, sources: ruleSource })).toEqual([])
+    expect(problems({ schema_version: 2, basis: { '2026': 'rule' }, sources: [{ covers: 'holidays', publisher: 'test', note: 'statute applied to 2026' }] })).toEqual([])
+  })
+
+  test('a provisional date on a day the template closes loads with a warning; on a trading day without', () => {
+    const base = { schema_version: 2 as const, basis: { '2026': 'rule' as const }, sources: ruleSource }
+    const saturday = validateSchedule(scheduleFixture({ ...base, provisional: { '2026-07-04': { name: 'Possible session', why: 'hours not announced' } } }), 'XNYS')
+    expect(saturday.ok).toBe(true)
+    if (saturday.ok) expect(saturday.warnings).toEqual([{ path: '/provisional/2026-07-04', reason: expect.stringMatching(/no regular session.*closed day UNKNOWN/) }])
+    const thursday = validateSchedule(scheduleFixture({ ...base, provisional: { '2026-07-02': { name: 'Possible closure', why: 'not announced' } } }), 'XNYS')
+    expect(thursday.ok && thursday.warnings).toEqual([])
   })
 })
