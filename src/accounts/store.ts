@@ -57,6 +57,13 @@ export function sqliteAccountStore(db: Database): AccountStore {
   const byPrefix = db.query(`SELECT * FROM api_keys WHERE key_prefix LIKE ? ESCAPE '\\' ORDER BY id`)
   const all = db.query('SELECT * FROM api_keys ORDER BY id')
   const setStatus = db.query('UPDATE api_keys SET status = ? WHERE id = ?')
+  const revokeTokens = db.query('DELETE FROM oauth_tokens WHERE account_id = ?')
+  // Tokens die with their key: a suspension or cancellation deletes them, so a later
+  // reactivation does not bring them back.
+  const setStatusTx = db.transaction((id: number, status: AccountStatus) => {
+    setStatus.run(status, id)
+    if (status !== 'active') revokeTokens.run(id)
+  })
   return {
     async insert(account) {
       return insert.get({ ...account, credit_balance: account.credit_balance ?? 0 } as Record<string, string | number | null>) as AccountRow
@@ -71,7 +78,7 @@ export function sqliteAccountStore(db: Database): AccountStore {
       return all.all() as AccountRow[]
     },
     async setStatus(id, status) {
-      setStatus.run(status, id)
+      setStatusTx.immediate(id, status)
     },
   }
 }
