@@ -51,6 +51,10 @@ export function selfServiceKeys(db: Database, config: Config) {
     const result = limits.take(allowance, now)
     if (!result.ok) throw new AllowanceExhausted(allowance.scope, result.resetAt)
   }
+  const takeSliding = (allowance: Omit<Allowance, 'windowStart'>, now: number) => {
+    const result = limits.takeSliding(allowance, now)
+    if (!result.ok) throw new AllowanceExhausted(allowance.scope, result.resetAt)
+  }
 
   return {
     limits,
@@ -78,9 +82,10 @@ export function selfServiceKeys(db: Database, config: Config) {
     emailed(email: string, address: string, now: number): { keyPrefix: string; mailId: number } {
       return db
         .transaction(() => {
-          const window = { limit: EMAIL_KEYS_PER_ADDRESS, windowStart: now, windowMs: EMAIL_KEY_WINDOW_HOURS * 3_600_000 }
-          take({ scope: 'email', subject: address, ...window }, now)
-          take({ scope: 'email_to', subject: recipientSubject(email), ...window }, now)
+          // A sliding window: never more than the limit in any 24 hours.
+          const window = { limit: EMAIL_KEYS_PER_ADDRESS, windowMs: EMAIL_KEY_WINDOW_HOURS * 3_600_000 }
+          takeSliding({ scope: 'email', subject: address, ...window }, now)
+          takeSliding({ scope: 'email_to', subject: recipientSubject(email), ...window }, now)
           const { key, keyPrefix } = newKey('free', 'free', now, { email }, 'email')
           const mailId = enqueueMail(db, { to: email, ...freeKeyMail(config, key) }, now)
           return { keyPrefix, mailId }
