@@ -42,6 +42,8 @@ export type NewAccount = Omit<AccountRow, 'id' | 'status' | 'credit_balance'> & 
 export interface AccountStore {
   insert(account: NewAccount): Promise<AccountRow>
   findByHash(keyHash: string): Promise<AccountRow | null>
+  /** The row as stored now, past any cache (for answers that state the account: /v5/account). */
+  findByHashFresh(keyHash: string): Promise<AccountRow | null>
   findByPrefix(prefix: string): Promise<AccountRow[]>
   list(): Promise<AccountRow[]>
   setStatus(id: number, status: AccountStatus): Promise<void>
@@ -69,6 +71,9 @@ export function sqliteAccountStore(db: Database): AccountStore {
       return insert.get({ ...account, credit_balance: account.credit_balance ?? 0 } as Record<string, string | number | null>) as AccountRow
     },
     async findByHash(keyHash) {
+      return (byHash.get(keyHash) as AccountRow | null) ?? null
+    },
+    async findByHashFresh(keyHash) {
       return (byHash.get(keyHash) as AccountRow | null) ?? null
     },
     async findByPrefix(prefix) {
