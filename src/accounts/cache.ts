@@ -20,6 +20,12 @@ export function cachedAccountStore(store: AccountStore, clock: Clock): AccountSt
       entries.set(keyHash, { account, at: now })
       return account
     },
+    async findByHashFresh(keyHash) {
+      const account = await store.findByHashFresh(keyHash)
+      if (entries.size >= MAX_ENTRIES) entries = new Map()
+      entries.set(keyHash, { account, at: clock.now() })
+      return account
+    },
     async setStatus(id, status) {
       await store.setStatus(id, status)
       entries = new Map()

@@ -34,13 +34,29 @@ export function addressLimits(db: Database) {
   )
   const windowOf = db.query('SELECT window_start FROM address_limits WHERE scope = ? AND subject = ?')
   const prune = db.query('DELETE FROM address_limits WHERE window_start < ?')
+  const takeOne = (allowance: Allowance, now: number): AllowanceResult => {
+    const row = take.get({ scope: allowance.scope, subject: allowance.subject, start: allowance.windowStart, window_ms: allowance.windowMs, now, limit: allowance.limit }) as { count: number } | null
+    if (row) return { ok: true, count: row.count }
+    const current = windowOf.get(allowance.scope, allowance.subject) as { window_start: number }
+    return { ok: false, resetAt: current.window_start + allowance.windowMs }
+  }
   return {
     /** Takes one unit, or reports when the window ends. Run inside the caller's transaction. */
-    take(allowance: Allowance, now: number): AllowanceResult {
-      const row = take.get({ scope: allowance.scope, subject: allowance.subject, start: allowance.windowStart, window_ms: allowance.windowMs, now, limit: allowance.limit }) as { count: number } | null
-      if (row) return { ok: true, count: row.count }
-      const current = windowOf.get(allowance.scope, allowance.subject) as { window_start: number }
-      return { ok: false, resetAt: current.window_start + allowance.windowMs }
+    take: takeOne,
+    /**
+     * Takes one unit of a sliding window: at most `limit` in any `windowMs`. Each unit is a slot
+     * (`subject`, `subject#1`, …) holding the time it was last taken, free again `windowMs` later.
+     * Run inside the caller's transaction.
+     */
+    takeSliding(allowance: Omit<Allowance, 'windowStart'>, now: number): AllowanceResult {
+      let resetAt = Infinity
+      for (let slot = 0; slot < allowance.limit; slot++) {
+        const subject = slot === 0 ? allowance.subject : `${allowance.subject}#${slot}`
+        const result = takeOne({ ...allowance, subject, limit: 1, windowStart: now }, now)
+        if (result.ok) return { ok: true, count: slot + 1 }
+        resetAt = Math.min(resetAt, result.resetAt)
+      }
+      return { ok: false, resetAt }
     },
     /** Removes windows that started before `before` (all limits here last at most 7 days). */
     prune(before: number): number {

@@ -23,7 +23,7 @@ export class AllowanceExhausted extends Error {
   }
 }
 
-export type InstantOutcome = { kind: 'issued'; key: string; keyPrefix: string } | { kind: 'existing'; keyPrefix: string }
+export type InstantOutcome = { kind: 'issued'; key: string; keyPrefix: string } | { kind: 'existing'; keyPrefix: string; plan: Plan }
 
 const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed: api_keys\.agent_id/.test(error.message)
 
@@ -37,7 +37,7 @@ export function selfServiceKeys(db: Database, config: Config) {
     `INSERT INTO api_keys (key_hash, key_prefix, class, plan, created_at, expires_at, calls_remaining, agent_id, email)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   )
-  const byAgent = db.query('SELECT key_prefix FROM api_keys WHERE agent_id = ?')
+  const byAgent = db.query('SELECT key_prefix, plan FROM api_keys WHERE agent_id = ?')
 
   const newKey = (keyClass: KeyClass, plan: Plan, now: number, extra: { expiresAt?: string; callsRemaining?: number; agentId?: string; email?: string; useCase?: string | null }, channel: KeyChannel) => {
     const key = KEY_CLASSES[keyClass] + randomBytes(32).toString('hex')
@@ -51,6 +51,10 @@ export function selfServiceKeys(db: Database, config: Config) {
     const result = limits.take(allowance, now)
     if (!result.ok) throw new AllowanceExhausted(allowance.scope, result.resetAt)
   }
+  const takeSliding = (allowance: Omit<Allowance, 'windowStart'>, now: number) => {
+    const result = limits.takeSliding(allowance, now)
+    if (!result.ok) throw new AllowanceExhausted(allowance.scope, result.resetAt)
+  }
 
   return {
     limits,
@@ -59,8 +63,8 @@ export function selfServiceKeys(db: Database, config: Config) {
     /** A free key for an agent_id, once; a repeat names the existing key's prefix and spends nothing. */
     instant(agentId: string, address: string, now: number): InstantOutcome {
       const run = db.transaction((): InstantOutcome => {
-        const existing = byAgent.get(agentId) as { key_prefix: string } | null
-        if (existing) return { kind: 'existing', keyPrefix: existing.key_prefix }
+        const existing = byAgent.get(agentId) as { key_prefix: string; plan: Plan } | null
+        if (existing) return { kind: 'existing', keyPrefix: existing.key_prefix, plan: existing.plan }
         take({ scope: 'instant', subject: address, limit: INSTANT_PER_ADDRESS_PER_DAY, windowStart: utcDayStart(now), windowMs: DAY_MS }, now)
         return { kind: 'issued', ...newKey('free', 'free', now, { agentId }, 'instant') }
       })
@@ -69,8 +73,8 @@ export function selfServiceKeys(db: Database, config: Config) {
       } catch (error) {
         // Another process inserted the same agent_id between our read and our insert.
         if (!isUniqueViolation(error)) throw error
-        const existing = byAgent.get(agentId) as { key_prefix: string }
-        return { kind: 'existing', keyPrefix: existing.key_prefix }
+        const existing = byAgent.get(agentId) as { key_prefix: string; plan: Plan }
+        return { kind: 'existing', keyPrefix: existing.key_prefix, plan: existing.plan }
       }
     },
 
@@ -78,9 +82,10 @@ export function selfServiceKeys(db: Database, config: Config) {
     emailed(email: string, address: string, now: number): { keyPrefix: string; mailId: number } {
       return db
         .transaction(() => {
-          const window = { limit: EMAIL_KEYS_PER_ADDRESS, windowStart: now, windowMs: EMAIL_KEY_WINDOW_HOURS * 3_600_000 }
-          take({ scope: 'email', subject: address, ...window }, now)
-          take({ scope: 'email_to', subject: recipientSubject(email), ...window }, now)
+          // A sliding window: never more than the limit in any 24 hours.
+          const window = { limit: EMAIL_KEYS_PER_ADDRESS, windowMs: EMAIL_KEY_WINDOW_HOURS * 3_600_000 }
+          takeSliding({ scope: 'email', subject: address, ...window }, now)
+          takeSliding({ scope: 'email_to', subject: recipientSubject(email), ...window }, now)
           const { key, keyPrefix } = newKey('free', 'free', now, { email }, 'email')
           const mailId = enqueueMail(db, { to: email, ...freeKeyMail(config, key) }, now)
           return { keyPrefix, mailId }

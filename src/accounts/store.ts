@@ -42,6 +42,8 @@ export type NewAccount = Omit<AccountRow, 'id' | 'status' | 'credit_balance'> & 
 export interface AccountStore {
   insert(account: NewAccount): Promise<AccountRow>
   findByHash(keyHash: string): Promise<AccountRow | null>
+  /** The row as stored now, past any cache (for answers that state the account: /v5/account). */
+  findByHashFresh(keyHash: string): Promise<AccountRow | null>
   findByPrefix(prefix: string): Promise<AccountRow[]>
   list(): Promise<AccountRow[]>
   setStatus(id: number, status: AccountStatus): Promise<void>
@@ -57,11 +59,21 @@ export function sqliteAccountStore(db: Database): AccountStore {
   const byPrefix = db.query(`SELECT * FROM api_keys WHERE key_prefix LIKE ? ESCAPE '\\' ORDER BY id`)
   const all = db.query('SELECT * FROM api_keys ORDER BY id')
   const setStatus = db.query('UPDATE api_keys SET status = ? WHERE id = ?')
+  const revokeTokens = db.query('DELETE FROM oauth_tokens WHERE account_id = ?')
+  // Tokens die with their key: a suspension or cancellation deletes them, so a later
+  // reactivation does not bring them back.
+  const setStatusTx = db.transaction((id: number, status: AccountStatus) => {
+    setStatus.run(status, id)
+    if (status !== 'active') revokeTokens.run(id)
+  })
   return {
     async insert(account) {
       return insert.get({ ...account, credit_balance: account.credit_balance ?? 0 } as Record<string, string | number | null>) as AccountRow
     },
     async findByHash(keyHash) {
+      return (byHash.get(keyHash) as AccountRow | null) ?? null
+    },
+    async findByHashFresh(keyHash) {
       return (byHash.get(keyHash) as AccountRow | null) ?? null
     },
     async findByPrefix(prefix) {
@@ -71,7 +83,7 @@ export function sqliteAccountStore(db: Database): AccountStore {
       return all.all() as AccountRow[]
     },
     async setStatus(id, status) {
-      setStatus.run(status, id)
+      setStatusTx.immediate(id, status)
     },
   }
 }

@@ -19,6 +19,7 @@ export function sqliteSyncAccountWrites(db: Database): SyncAccountWrites {
      VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?) RETURNING id`,
   )
   const setStatus = db.query('UPDATE api_keys SET status = ? WHERE id = ?')
+  const revokeTokens = db.query('DELETE FROM oauth_tokens WHERE account_id = ?')
   const grant = db.query('UPDATE api_keys SET credit_balance = credit_balance + ? WHERE id = ? RETURNING credit_balance')
   return {
     issueKey({ plan, keyClass, email, creditBalance, now, expiresAt = null }) {
@@ -27,7 +28,9 @@ export function sqliteSyncAccountWrites(db: Database): SyncAccountWrites {
       return { accountId: row.id, key }
     },
     setStatus(accountId, status) {
+      // Runs inside the caller's transaction; tokens die with their key (docs/accounts.md).
       setStatus.run(status, accountId)
+      if (status !== 'active') revokeTokens.run(accountId)
     },
     grantCredits(accountId, credits) {
       return (grant.get(credits, accountId) as { credit_balance: number }).credit_balance

@@ -1,4 +1,4 @@
-// `openbell keys create|list|suspend|activate|cancel`: operator management of API keys.
+// `openbell keys create|list|suspend|resume|cancel` (`activate` is the same as `resume`): operator management of API keys.
 // Prints a new key once; listings show only prefixes.
 import { parseArgs } from 'node:util'
 import { PLANS, ACCOUNT_STATUSES, type AccountStatus, type KeyClass, type Plan } from '../accounts/plans'
@@ -9,7 +9,7 @@ import type { UsageStore } from '../accounts/usage-store'
 const USAGE = `usage:
   openbell keys create --plan <${PLANS.join('|')}> [--credit] [--email E] [--agent-id A] [--expires-in-days N] [--calls N] [--credits N]
   openbell keys list
-  openbell keys suspend|activate|cancel <key prefix shown by list>`
+  openbell keys suspend|resume|cancel <key prefix shown by list>   (activate = resume)`
 
 /** `usage`: stored request counts (a running service writes them within a second). */
 export async function runKeysCommand(args: string[], store: AccountStore, now: Date, out: (line: string) => void, usage?: UsageStore): Promise<number> {
@@ -17,8 +17,8 @@ export async function runKeysCommand(args: string[], store: AccountStore, now: D
   try {
     if (sub === 'create') return await create(rest, store, now, out)
     if (sub === 'list') return await list(store, out, usage ? await usage.onDay(now.toISOString().slice(0, 10)) : null)
-    if (sub === 'suspend' || sub === 'activate' || sub === 'cancel') {
-      const status: AccountStatus = sub === 'suspend' ? 'suspended' : sub === 'activate' ? 'active' : 'cancelled'
+    if (sub === 'suspend' || sub === 'resume' || sub === 'activate' || sub === 'cancel') {
+      const status: AccountStatus = sub === 'suspend' ? 'suspended' : sub === 'cancel' ? 'cancelled' : 'active'
       return await setStatus(rest[0], status, store, out)
     }
   } catch (error) {

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { issueKey, type IssueKeyOptions } from '../../src/accounts/keys'
+import { cachedAccountStore } from '../../src/accounts/cache'
+import { sqliteAccountStore } from '../../src/accounts/store'
 import { makeTestApp, type TestApp } from '../helpers/app'
 
 const NOW = '2026-03-10T15:00:00.000Z'
@@ -25,6 +27,22 @@ describe('GET /v5/account', () => {
       expect(await get(harness, '/v5/account', key)).toMatchObject({ status: 402, body: { error: 'ACCOUNT_INACTIVE', status: state } })
       expect(await get(harness, '/v5/usage', key)).toMatchObject({ status: 402, body: { error: 'ACCOUNT_INACTIVE', status: state } })
     }
+  })
+
+  test('with the one-second key cache of the service: the answer states the account as stored now; 404 when its row is gone', async () => {
+    const harness = makeTestApp({ now: NOW })
+    harness.deps.accounts = cachedAccountStore(sqliteAccountStore(harness.db), harness.clock)
+    const { key, account } = await keyFor(harness, { plan: 'builder' })
+    expect((await get(harness, '/v5/account', key)).body.plan).toBe('builder')
+    // Changed by another process (billing, the CLI) within the cache's second.
+    harness.db.query("UPDATE api_keys SET plan = 'pro' WHERE id = ?").run(account.id)
+    expect(await get(harness, '/v5/account', key)).toMatchObject({ status: 200, body: { plan: 'pro', status: 'active' } })
+    harness.db.query("UPDATE api_keys SET status = 'suspended' WHERE id = ?").run(account.id)
+    expect(await get(harness, '/v5/account', key)).toMatchObject({ status: 402, body: { error: 'ACCOUNT_INACTIVE', status: 'suspended' } })
+    harness.db.query("UPDATE api_keys SET status = 'active' WHERE id = ?").run(account.id)
+    expect((await get(harness, '/v5/account', key)).status).toBe(200)
+    harness.db.query('DELETE FROM api_keys WHERE id = ?').run(account.id)
+    expect(await get(harness, '/v5/account', key)).toMatchObject({ status: 404, body: { error: 'ACCOUNT_NOT_FOUND' } })
   })
 })
 

@@ -84,6 +84,26 @@ describe('POST /v5/keys/request', () => {
     again.db.close()
   })
 
+  test(`the ${EMAIL_KEY_WINDOW_HOURS} hours slide: never more than ${EMAIL_KEYS_PER_ADDRESS} in any ${EMAIL_KEY_WINDOW_HOURS} hours (frozen clock)`, async () => {
+    const harness = makeTestApp({ env: mailEnv() })
+    const hour = 3_600_000
+    const start = harness.clock.now()
+    expect((await request(harness, { email: 'early@example.com' })).status).toBe(200)
+    harness.clock.ms = start + (EMAIL_KEY_WINDOW_HOURS - 1) * hour
+    for (let i = 1; i < EMAIL_KEYS_PER_ADDRESS; i++) expect((await request(harness, { email: `late${i}@example.com` })).status).toBe(200)
+    // One millisecond before the first request is 24 hours old: still refused, until exactly then.
+    harness.clock.ms = start + EMAIL_KEY_WINDOW_HOURS * hour - 1
+    expect((await request(harness, { email: 'next@example.com' })).headers.get('retry-after')).toBe('1')
+    harness.clock.ms = start + EMAIL_KEY_WINDOW_HOURS * hour
+    // Only the first request's unit has come back; the later ones count for 23 hours more.
+    expect((await request(harness, { email: 'next@example.com' })).status).toBe(200)
+    const refused = await request(harness, { email: 'more@example.com' })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBe(String((EMAIL_KEY_WINDOW_HOURS - 1) * 3600))
+    expect(refused.body.retry_at).toBe(new Date(start + (2 * EMAIL_KEY_WINDOW_HOURS - 1) * hour).toISOString())
+    expect(count(harness, 'SELECT count(*) AS n FROM api_keys')).toBe(EMAIL_KEYS_PER_ADDRESS + 1)
+  })
+
   test('one recipient cannot be sent more than the limit from many addresses', async () => {
     const harness = makeTestApp({ env: mailEnv() })
     for (let i = 0; i < EMAIL_KEYS_PER_ADDRESS; i++) expect((await request(harness, { email: 'Victim@Example.com' }, `192.0.2.${i + 1}`)).status).toBe(200)

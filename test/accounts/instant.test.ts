@@ -5,6 +5,8 @@ import { applyMigrations } from '../../src/store/migrate'
 import { MIGRATIONS } from '../../src/store/migrations'
 import { INSTANT_PER_ADDRESS_PER_DAY, AGENT_ID_MAX } from '../../src/accounts/offers'
 import { keysInLog, KEY_PATTERN, post, restarted } from './self-service-helpers'
+import { issueKey } from '../../src/accounts/keys'
+import { PAID_DAILY_LIMITS } from '../../src/accounts/plan-limits'
 
 const instant = (harness: Parameters<typeof post>[0], body: unknown, address?: string) => post(harness, '/v5/keys/instant', body, address)
 const keyRows = (harness: ReturnType<typeof makeTestApp>) => (harness.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n
@@ -33,6 +35,15 @@ describe('POST /v5/keys/instant', () => {
     expect(repeat.body.note).toContain('only once')
     expect(keyRows(harness)).toBe(1)
     expect(keysInLog(harness.log.lines)).toEqual([])
+  })
+
+  test("a repeat for an agent_id the operator gave to a paid key names that key's plan and limit", async () => {
+    const harness = makeTestApp()
+    const { account } = await issueKey(harness.deps.accounts, { plan: 'pro', agentId: 'desk-bot', now: new Date(harness.clock.now()) })
+    const repeat = await instant(harness, { agent_id: 'desk-bot' })
+    expect(repeat.status).toBe(200)
+    expect(repeat.body).toMatchObject({ key_prefix: account.key_prefix, plan: 'pro', daily_limit: PAID_DAILY_LIMITS.pro })
+    expect(keyRows(harness)).toBe(1)
   })
 
   test('bad agent_id → 400 INVALID_AGENT_ID and nothing stored', async () => {

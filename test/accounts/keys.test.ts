@@ -86,6 +86,13 @@ describe('keys command', () => {
     expect(lines.join('\n')).not.toContain(key.slice(0, 30))
     expect(await runKeysCommand(['suspend', key.slice(0, 17)], deps.accounts, new Date(), out)).toBe(0)
     expect((await call('/probe', { 'x-oracle-key': key })).status).toBe(402)
+    // `resume` (the issue's name; `activate` is the same) makes the key work again.
+    lines.length = 0
+    expect(await runKeysCommand(['resume', key.slice(0, 17)], deps.accounts, new Date(), out)).toBe(0)
+    expect(lines).toEqual([`${key.slice(0, 17)}… is now active`])
+    expect((await call('/probe', { 'x-oracle-key': key })).status).toBe(200)
+    expect(await runKeysCommand(['cancel', key.slice(0, 17)], deps.accounts, new Date(), out)).toBe(0)
+    expect(await runKeysCommand(['activate', key.slice(0, 17)], deps.accounts, new Date(), out)).toBe(0)
     expect(await runKeysCommand(['create', '--plan', 'platinum'], deps.accounts, new Date(), out)).toBe(2)
     expect(await runKeysCommand(['suspend', 'svc_live_ffffffff'], deps.accounts, new Date(), out)).toBe(1)
   })

@@ -93,6 +93,19 @@ describe('mail outbox and job', () => {
     expect(row(id)).toMatchObject({ state: 'sent', attempts: 2 })
   })
 
+  test('a send error that quotes the message (as some servers do) reaches neither the log nor the table with the key', async () => {
+    const { db, clock, outbox, row } = outboxHarness()
+    const log = memoryLogger()
+    const quoting = { send: async (mail: { text: string }) => Promise.reject(new Error(`550 5.7.1 content rejected: ${mail.text}`)), close() {} }
+    const worker = new MailWorker(outbox, quoting, clock, log)
+    const id = enqueueMail(db, { to: 'quoted@example.com', subject: 'Your key', text: `key: ${FAKE_KEY}` }, clock.now())
+    expect(await worker.tick()).toBe(0)
+    expect(row(id).last_error).toContain('550 5.7.1')
+    expect(row(id).last_error).not.toContain(FAKE_KEY)
+    expect(keysInLog(log.lines)).toEqual([])
+    expect(JSON.stringify(log.lines)).toContain(FAKE_KEY.slice(0, 17))
+  })
+
   test('eraseKeys cuts every key class to its display prefix', () => {
     const text = ['svc_free_', 'sb_', 'svc_crd_', 'svc_live_'].map((prefix) => `${prefix}${'0123456789abcdef'.repeat(4)}`).join(' ')
     expect(eraseKeys(text)).not.toMatch(/[0-9a-f]{64}/)

@@ -221,10 +221,23 @@ describe('paid and sandbox keys', () => {
 
     const fresh = await keyFor(harness, { plan: 'sandbox', callsRemaining: 200, expiresAt })
     expect((await status(harness, fresh.key)).status).toBe(200)
+    // Frozen clock at the 7-day boundary: the last millisecond still works, the expiry itself does not.
+    harness.clock.set(new Date(Date.parse(expiresAt) - 1).toISOString())
+    expect((await status(harness, fresh.key)).status).toBe(200)
     harness.clock.set(expiresAt)
     const expired = await status(harness, fresh.key)
     expect(expired.status).toBe(402)
     expect(await expired.json()).toMatchObject({ error: 'SANDBOX_KEY_EXHAUSTED', expires_at: expiresAt })
+  })
+
+  test('a concurrent burst on a sandbox key spends exactly its calls', async () => {
+    const harness = makeTestApp({ now: NOW })
+    const expiresAt = new Date(harness.clock.now() + 7 * 86_400_000).toISOString()
+    const { key, account } = await keyFor(harness, { plan: 'sandbox', callsRemaining: 7, expiresAt })
+    const codes = (await Promise.all(Array.from({ length: 30 }, () => status(harness, key)))).map((response) => response.status)
+    expect(codes.filter((code) => code === 200)).toHaveLength(7)
+    expect(codes.filter((code) => code === 402)).toHaveLength(23)
+    expect((harness.db.query('SELECT calls_remaining FROM api_keys WHERE id = ?').get(account.id) as { calls_remaining: number }).calls_remaining).toBe(0)
   })
 
   test('a sandbox key with no stored allowance gets 200 calls', async () => {

@@ -200,6 +200,29 @@ describe('resolveBearer', () => {
     expect((await resolveBearer(harness.deps, `Bearer ${access}`)).kind).toBe('rejected')
     expect((await resolveBearer(harness.deps, `Bearer ${await token(harness, key)}`)).kind).toBe('ok')
   })
+
+  test('a suspension or cancellation deletes the tokens at once, even when none is used before the key is reactivated', async () => {
+    const harness = makeTestApp({ now: NOW })
+    const tokensOf = (accountId: number) => (harness.db.query('SELECT count(*) AS n FROM oauth_tokens WHERE account_id = ?').get(accountId) as { n: number }).n
+    const { key, account } = await keyFor(harness, { plan: 'pro' })
+    // The operator's CLI path (the key store).
+    const first = await token(harness, key)
+    await harness.deps.accounts.setStatus(account.id, 'suspended')
+    expect(tokensOf(account.id)).toBe(0)
+    await harness.deps.accounts.setStatus(account.id, 'active')
+    expect(await resolveBearer(harness.deps, `Bearer ${first}`)).toMatchObject({ kind: 'rejected', status: 401, error: 'invalid_token' })
+    // The billing path (synchronous writes inside the event's transaction).
+    const second = await token(harness, key)
+    harness.deps.accountWrites.setStatus(account.id, 'cancelled')
+    expect(tokensOf(account.id)).toBe(0)
+    harness.deps.accountWrites.setStatus(account.id, 'active')
+    harness.clock.advance(1001) // past the key cache
+    expect(await resolveBearer(harness.deps, `Bearer ${second}`)).toMatchObject({ kind: 'rejected', status: 401, error: 'invalid_token' })
+    // Reactivation itself revokes nothing.
+    const third = await token(harness, key)
+    await harness.deps.accounts.setStatus(account.id, 'active')
+    expect((await resolveBearer(harness.deps, `Bearer ${third}`)).kind).toBe('ok')
+  })
 })
 
 describe('discovery documents', () => {

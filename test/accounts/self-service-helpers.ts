@@ -41,7 +41,7 @@ export function restarted(harness: TestApp, nowMs: number) {
   return { ...harness, app, deps, db, clock, log, request, json } as TestApp
 }
 
-/** Every raw API key (any class) that appears in the captured log lines. */
+/** Every raw API key (any class) or OAuth access token that appears in the captured log lines. */
 export function keysInLog(lines: readonly unknown[]): string[] {
-  return JSON.stringify(lines).match(/(svc_free_|sb_|svc_crd_|svc_live_)[0-9a-f]{64}/g) ?? []
+  return JSON.stringify(lines).match(/(svc_free_|sb_|svc_crd_|svc_live_)[0-9a-f]{64}|obt_[A-Za-z0-9_-]{43}/g) ?? []
 }

@@ -3,7 +3,7 @@
 // marked failed. Nothing here logs a recipient's key or the message body.
 import type { Clock } from '../../clock'
 import type { Logger } from '../../log'
-import type { MailOutbox } from './outbox'
+import { eraseKeys, type MailOutbox } from './outbox'
 import type { MailTransport } from './transport'
 
 export const MAIL_POLL_MS = 5_000
@@ -73,7 +73,8 @@ export class MailWorker {
           sent += 1
           this.log.info('mail sent', { mail_id: message.id, attempts: message.attempts })
         } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error)
+          // A server may quote the message in its refusal: the key never reaches the log or the table.
+          const reason = eraseKeys(error instanceof Error ? error.message : String(error))
           if (message.attempts >= MAIL_MAX_ATTEMPTS) {
             this.outbox.failed(message.id, reason, this.clock.now())
             this.log.error('mail failed for good', { mail_id: message.id, attempts: message.attempts, error: reason })

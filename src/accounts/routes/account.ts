@@ -1,7 +1,8 @@
 // GET /v5/account: the calling key's plan, account status and key prefix (spec 2.7 Account).
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { API_KEY_HEADER, checkApiKey, keyCheckError } from '../../http/auth'
+import { accountUsable } from '../keys'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 
@@ -11,10 +12,12 @@ export function accountRoute(deps: AppDeps) {
   return new Elysia({ name: 'accounts-account' }).get(
     '/v5/account',
     async ({ request }) => {
-      const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER))
-      // Read again past the one-second cache: the answer states the account as it is now.
-      const current = await deps.accounts.findByHash(account.key_hash)
+      const check = await checkApiKey(deps, request.headers.get(API_KEY_HEADER))
+      if (check.kind === 'missing' || check.kind === 'unknown') throw keyCheckError(check, deps)
+      // Read again past the one-second cache: the answer (and its 402) states the account as it is now.
+      const current = await deps.accounts.findByHashFresh(check.account.key_hash)
       if (!current) throw new ApiError(404, 'ACCOUNT_NOT_FOUND', 'no account holds this key any more')
+      if (!accountUsable(current, deps.clock.now())) throw keyCheckError({ kind: 'inactive', account: current }, deps)
       return { plan: current.plan, status: current.status, key_prefix: current.key_prefix }
     },
     {

@@ -7,6 +7,7 @@ import { jsonBody, responses } from '../../http/openapi'
 import { AllowanceExhausted } from '../self-service'
 import { AGENT_ID_MAX, curlExample, INSTANT_PER_ADDRESS_PER_DAY, upgradeUrl } from '../offers'
 import { callerAddress, rateLimited, readJsonObject } from './input'
+import { planLimit } from '../plan-limits'
 
 const CONTROL = /[\x00-\x1f\x7f]/
 
@@ -34,12 +35,15 @@ export function instantKeyRoutes(deps: AppDeps) {
         throw error
       }
       if (outcome.kind === 'existing') {
+        // The operator may have given this agent_id to a key of another plan (keys create --agent-id).
+        const limit = planLimit(outcome.plan, deps.meter.free)
+        const dailyLimit = limit.kind === 'sandbox' ? limit.calls : limit.daily
         return {
           api_key: `${outcome.keyPrefix}…`,
           key_prefix: outcome.keyPrefix,
-          daily_limit: deps.config.metering.freeDailyLimit,
-          plan: 'free',
-          usage: { daily_limit: deps.config.metering.freeDailyLimit, usage_url: usageUrl },
+          daily_limit: dailyLimit,
+          plan: outcome.plan,
+          usage: { daily_limit: dailyLimit, usage_url: usageUrl },
           example: curlExample(deps.config, '<your key>'),
           upgrade_url: upgradeUrl(deps.config),
           note: 'This agent_id already has a key. A key is shown only once, when it is made; use the key you saved. Lost it? Ask for one by e-mail at /v5/keys/request.',
@@ -64,7 +68,7 @@ export function instantKeyRoutes(deps: AppDeps) {
         summary: 'Get a free API key in one call (one per agent_id; 10 per client address per UTC day)',
         requestBody: jsonBody(t.Object({ agent_id: t.String({ minLength: 1, maxLength: AGENT_ID_MAX }) })),
         responses: responses({
-          200: ['Instant key (api_key shown once; a repeat for the same agent_id gives the masked prefix and a note)', t.Object({ api_key: t.String(), key_prefix: t.String(), daily_limit: t.Integer(), plan: t.Literal('free'), usage: t.Object({}, { additionalProperties: true }), example: t.String(), upgrade_url: t.String({ format: 'uri' }), note: t.String() })],
+          200: ['Instant key (api_key shown once; a repeat for the same agent_id gives the masked prefix and a note)', t.Object({ api_key: t.String(), key_prefix: t.String(), daily_limit: t.Integer(), plan: t.String({ description: "'free' for a key made here; a repeat names the existing key's plan" }), usage: t.Object({}, { additionalProperties: true }), example: t.String(), upgrade_url: t.String({ format: 'uri' }), note: t.String() })],
           400: 'INVALID_AGENT_ID',
           429: 'RATE_LIMITED (Retry-After: seconds to the next UTC midnight)',
         }),
