@@ -22,7 +22,8 @@ export interface StreamClient {
 
 export const STREAM_AUDIT_CONTEXT = { surface: '/v5/stream', clientRef: 'stream-coordinator' }
 const WATCH_MS = 1000
-const HEARTBEAT_MS = 15_000
+/** Comment heartbeats on every stream of a MIC, well under common proxy idle timeouts (60 s). */
+export const HEARTBEAT_MS = 15_000
 
 interface Current {
   receipt: MarketReceipt
@@ -44,6 +45,7 @@ export class MicCoordinator {
     readonly mic: Mic,
     private readonly deps: AppDeps,
     private readonly onIdle: (coordinator: MicCoordinator) => void,
+    private readonly heartbeatMs = HEARTBEAT_MS,
   ) {}
 
   get running(): boolean {
@@ -67,7 +69,7 @@ export class MicCoordinator {
 
   private start(): void {
     this.timers.push(setInterval(() => void this.watch(), WATCH_MS))
-    this.timers.push(setInterval(() => this.broadcast(HEARTBEAT_FRAME), HEARTBEAT_MS))
+    this.timers.push(setInterval(() => this.broadcast(HEARTBEAT_FRAME), this.heartbeatMs))
     this.schedule()
   }
 
@@ -159,6 +161,8 @@ export class MicCoordinator {
 export class StreamHub {
   private readonly coordinators = new Map<Mic, MicCoordinator>()
   private readonly perKey = new Map<string, number>()
+  /** Heartbeat period of coordinators created from now on (tests shorten it). */
+  heartbeatMs = HEARTBEAT_MS
 
   constructor(private readonly deps: AppDeps) {
     const wake = (mic: string) => void this.coordinators.get(mic as Mic)?.watch()
@@ -191,7 +195,7 @@ export class StreamHub {
     if (!coordinator) {
       coordinator = new MicCoordinator(mic, this.deps, (idle) => {
         if (this.coordinators.get(idle.mic) === idle) this.coordinators.delete(idle.mic)
-      })
+      }, this.heartbeatMs)
       this.coordinators.set(mic, coordinator)
     }
     this.perKey.set(keyHash, this.openFor(keyHash) + 1)
