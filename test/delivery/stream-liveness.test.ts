@@ -4,18 +4,22 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
+import { Signer } from '../../src/crypto/signer'
 import { HEARTBEAT_MS } from '../../src/delivery/stream/coordinator'
+import { verifyWithRegistry, type KeyRegistry } from '../helpers/verify'
 
 let t: TestApp
 let base: string
 let stop: () => void
 let key: string
+let registry: KeyRegistry
 
 beforeAll(async () => {
   t = makeTestApp({ now: '2026-03-02T15:00:00.000Z', env: { STREAM_INTERVAL_SECONDS: '30' } })
   const server = t.app.listen({ port: 0, hostname: '127.0.0.1' })
   stop = () => void server.stop(true)
   base = `http://127.0.0.1:${server.server!.port}`
+  registry = (await (await fetch(`${base}/v5/keys`)).json()) as KeyRegistry
   key = (await issueKey(t.deps.accounts, { plan: 'pro', now: new Date(t.clock.now()) })).key
 })
 afterAll(() => {
@@ -92,6 +96,38 @@ describe('heartbeats', () => {
       }
     } finally {
       t.deps.delivery.streams.heartbeatMs = HEARTBEAT_MS
+    }
+  })
+})
+
+describe('signer offline', () => {
+  test('a stream says `unknown` with the CRITICAL_FAILURE error object at each tick, sends no receipt, and resumes when signing is back', async () => {
+    const signer = t.deps.signer
+    const deps = t.deps as { signer: Signer }
+    t.deps.config.delivery.streamIntervalSeconds = 1
+    deps.signer = Signer.offline('test: key file unreadable')
+    try {
+      const stream = await open('XJPX')
+      await stream.until(() => kinds(stream.frames).filter((kind) => kind === 'unknown').length >= 2, 4000, 'two unknown events')
+      // A stream joining meanwhile is told at once, without waiting for the next tick.
+      const joined = await open('XJPX')
+      await joined.until(() => kinds(joined.frames).includes('unknown'), 500, 'unknown on join')
+      const frame = stream.frames.find((f) => f.text.startsWith('event: unknown'))!.text
+      expect(frame).not.toContain('\nid:')
+      expect(JSON.parse(frame.split('\ndata: ')[1]!)).toEqual({ error: 'CRITICAL_FAILURE', message: 'signing system offline; treat the market as CLOSED', status: 'UNKNOWN' })
+      expect(kinds(stream.frames)).not.toContain('market_status')
+      const unknowns = stream.frames.filter((f) => f.text.startsWith('event: unknown'))
+      // Once per tick (1 s here), not at every one-second state check on top of it.
+      expect(unknowns[1]!.at - unknowns[0]!.at).toBeGreaterThan(700)
+      deps.signer = signer
+      await stream.until(() => kinds(stream.frames).includes('market_status'), 3000, 'a receipt once signing is back')
+      const receipt = JSON.parse(stream.frames.find((f) => f.text.includes('event: market_status'))!.text.split('\ndata: ')[1]!)
+      expect(verifyWithRegistry(registry, receipt)).toBe(true)
+      await stream.close()
+      await joined.close()
+    } finally {
+      deps.signer = signer
+      t.deps.config.delivery.streamIntervalSeconds = 30
     }
   })
 })
