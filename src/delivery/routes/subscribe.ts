@@ -9,7 +9,7 @@ import { ApiError, badRequest } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 import { jsonBody, responses } from '../../http/openapi'
 import { parseSubscribe } from '../webhooks/validate'
-import { checkTarget, hostOf } from '../webhooks/ssrf'
+import { hostOf } from '../webhooks/ssrf'
 import { newWebhookSecret } from '../webhooks/signing'
 import { WEBHOOK_LIMITS } from '../webhooks/plans'
 import { webhookEntry, type WebhookRow } from '../webhooks/store'
@@ -40,7 +40,7 @@ export function subscribeRoutes(deps: AppDeps) {
       const limit = WEBHOOK_LIMITS[account.plan]
       if (!limit) throw new ApiError(402, 'PLAN_REQUIRED', `webhooks need a builder or pro key (this key is ${account.plan})`)
       const input = parseSubscribe(await readBodyText(request, MAX_BODY_BYTES, deps))
-      const target = await checkTarget(hostOf(input.url), deps.config.delivery.allowPrivateTargets)
+      const target = await deps.delivery.sender.check(hostOf(input.url))
       if (!target.ok) throw badRequest('WEBHOOK_TARGET_FORBIDDEN', target.reason)
       const row: WebhookRow = {
         id: randomUUID(),
