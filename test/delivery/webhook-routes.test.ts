@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
 import { checkTarget } from '../../src/delivery/webhooks/ssrf'
+import { Signer } from '../../src/crypto/signer'
 
 let t: TestApp
 const keys: Record<string, string> = {}
@@ -198,6 +199,31 @@ describe('dispatcher: first sight', () => {
     await t.deps.delivery.dispatcher.cycle()
     expect(t.deps.delivery.queue.state('XKRX')).toMatchObject({ mic: 'XKRX' })
     expect(t.db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE mic = 'XKRX'`).get()).toEqual({ n: 0 })
+  })
+})
+
+describe('dispatcher: signer offline', () => {
+  test('a change that cannot be signed queues nothing and reports unknown; the first cycle that can sign queues it', async () => {
+    const created = await subscribe(keys.pro!, { url: PUBLIC_URL, mics: ['XSTO'] })
+    expect(created.status).toBe(200)
+    const deps = t.deps as { signer: Signer }
+    const signer = deps.signer
+    const queued = () => t.deps.delivery.queue.forWebhook(created.body.webhook_id)
+    await t.deps.overrides.set({ mic: 'XSTO', status: 'HALTED', reason: 'venue outage', expires_at: new Date(t.clock.now() + 3_600_000).toISOString() }, 'test')
+    deps.signer = Signer.offline('test: key file unreadable')
+    try {
+      await t.deps.delivery.dispatcher.cycle()
+      expect(queued()).toHaveLength(0)
+      expect(t.deps.delivery.queue.state('XSTO')!.status).not.toBe('HALTED')
+      expect((await t.json('/v5/webhooks/health')).body.status).toBe('unknown')
+    } finally {
+      deps.signer = signer
+    }
+    await t.deps.delivery.dispatcher.cycle()
+    expect((await t.json('/v5/webhooks/health')).body.status).toBe('ok')
+    expect(queued()).toHaveLength(1)
+    expect(JSON.parse(queued()[0]!.body)).toMatchObject({ mic: 'XSTO', current_status: 'HALTED', receipt: { status: 'HALTED', source: 'OVERRIDE' } })
+    await t.deps.overrides.clear('XSTO', 'test')
   })
 })
 
