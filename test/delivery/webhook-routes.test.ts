@@ -39,7 +39,7 @@ describe('POST /v5/webhooks/subscribe: refusals change nothing', () => {
   })
 
   test('request-forgery guard: loopback, private, link-local, metadata and names resolving to loopback are 400', async () => {
-    const targets = ['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest/meta-data/', 'https://[::1]/hook', 'https://localhost/hook', 'https://192.168.1.10/', 'https://[fd00::1]/', 'https://[::ffff:127.0.0.1]/', 'https://2130706433/', 'https://0.0.0.0/']
+    const targets = ['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest/meta-data/', 'https://[::1]/hook', 'https://localhost/hook', 'https://192.168.1.10/', 'https://[fd00::1]/', 'https://[::ffff:127.0.0.1]/', 'https://[::ffff:0:127.0.0.1]/', 'https://[64:ff9b::a00:1]/', 'https://2130706433/', 'https://0.0.0.0/']
     for (const url of targets) {
       const answer = await subscribe(keys.pro!, { url, mics: ['XNYS'] })
       expect({ url, status: answer.status, error: answer.body.error }).toEqual({ url, status: 400, error: 'WEBHOOK_TARGET_FORBIDDEN' })

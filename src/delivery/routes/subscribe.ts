@@ -66,7 +66,7 @@ export function subscribeRoutes(deps: AppDeps) {
         requestBody: jsonBody(t.Object({ url: t.String({ format: 'uri', description: 'https:// URL resolving to public addresses' }), mics: t.Array(t.String(), { minItems: 1 }), events: t.Optional(t.Array(t.Literal('status_change'))) })),
         responses: responses({
           200: ['Subscription with its signing secret (whsec_…, shown once)', t.Composite([WebhookEntrySchema, t.Object({ subscription_id: t.String({ description: 'legacy alias of webhook_id' }), secret: t.String() })])],
-          400: 'BAD_REQUEST, URL_REQUIRED, INVALID_URL, HTTPS_REQUIRED, MICS_REQUIRED, UNKNOWN_MIC, UNKNOWN_EVENT, INVALID_EVENTS, WEBHOOK_TARGET_FORBIDDEN',
+          400: 'BAD_REQUEST, URL_REQUIRED, INVALID_URL, HTTPS_REQUIRED, MICS_REQUIRED, TOO_MANY_MICS, UNKNOWN_MIC, UNKNOWN_EVENT, INVALID_EVENTS, WEBHOOK_TARGET_FORBIDDEN',
           401: 'API_KEY_REQUIRED',
           402: 'PLAN_REQUIRED (free, sandbox and other plans) or ACCOUNT_INACTIVE',
           403: 'INVALID_API_KEY or WEBHOOK_LIMIT_REACHED',
