@@ -74,6 +74,12 @@ describe('a real-time halt', () => {
     expect(verifyDelivery(subscribed.body.secret, delivery, t.clock.now())).toBeTruthy()
     expect(delivery.json).toMatchObject({ mic: 'XNYS', previous_status: 'OPEN', current_status: 'HALTED', receipt: { status: 'HALTED', source: 'REALTIME' } })
     expect(verifyWithRegistry(registry, delivery.json.receipt)).toBe(true)
+    // Both receipts are in the audit log, under the surface that issued them.
+    t.deps.audit.commit()
+    await Bun.sleep(20)
+    const logged = (id: string) => t.db.query('SELECT surface, client_ref FROM audit_log WHERE receipt_id = ?').get(id)
+    expect(logged(delivery.json.receipt.receipt_id)).toEqual({ surface: 'webhooks', client_ref: 'webhook-dispatcher' })
+    expect(logged(streamed.receipt_id)).toEqual({ surface: '/v5/stream', client_ref: 'stream-coordinator' })
 
     // The resumption is delivered too (the feed shows the venue open again).
     feedState = 'open'
