@@ -84,16 +84,17 @@ describe('heartbeats', () => {
     t.deps.delivery.streams.heartbeatMs = period
     try {
       const stream = await open('XLON')
-      await stream.until(() => kinds(stream.frames).filter((kind) => kind === 'heartbeat').length >= 5, 3000, 'five heartbeats')
+      await stream.until(() => kinds(stream.frames).includes('market_status'), 3000, 'the first receipt')
+      const opened = performance.now()
+      await Bun.sleep(1100)
       await stream.close()
-      const beats = stream.frames.filter((frame) => frame.text === ': heartbeat')
+      const elapsed = performance.now() - opened
+      const beats = kinds(stream.frames).filter((kind) => kind === 'heartbeat').length
+      // One heartbeat per period (counted, not timed one by one: a busy reader may get two in one read).
+      expect(beats).toBeGreaterThanOrEqual(Math.floor(elapsed / period) - 2)
+      expect(beats).toBeLessThanOrEqual(Math.ceil(elapsed / period) + 1)
       // The ticks are 30 s apart: in this second only the first receipt came, the rest were heartbeats.
       expect(kinds(stream.frames).filter((kind) => kind === 'market_status')).toHaveLength(1)
-      for (let i = 1; i < beats.length; i++) {
-        const gap = beats[i]!.at - beats[i - 1]!.at
-        expect(gap).toBeGreaterThan(period * 0.5)
-        expect(gap).toBeLessThan(period * 2)
-      }
     } finally {
       t.deps.delivery.streams.heartbeatMs = HEARTBEAT_MS
     }
