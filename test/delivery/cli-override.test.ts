@@ -1,5 +1,6 @@
 // An override set or cleared by the `openbell overrides` command (another process writing the same
-// database) wakes the webhook dispatcher within about a second, not at its next 60 s cycle. The
+// database) wakes the webhook dispatcher within about two seconds (a one-second poll, then reads
+// through the overrides' one-second cache), not at its next 60 s cycle. The
 // command runs as a real child process; the receiver is a real HTTPS server on loopback.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { resolve } from 'node:path'
@@ -37,7 +38,7 @@ async function cli(...args: string[]) {
 }
 
 describe('an override from the command line', () => {
-  test('is delivered within about a second of the command, and so is its clearing', async () => {
+  test('is delivered within about two seconds of the command, and so is its clearing', async () => {
     expect(t.config.delivery.dispatchIntervalSeconds).toBe(60)
     const key = (await issueKey(t.deps.accounts, { plan: 'pro', now: new Date() })).key
     const subscribed = await t.json('/v5/webhooks/subscribe', { method: 'POST', headers: { 'x-oracle-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url('/cli'), mics: ['XSES'] }) })
@@ -48,15 +49,15 @@ describe('an override from the command line', () => {
 
     await cli('set', 'XSES', 'HALTED', '--reason', 'cli drill', '--for', '1h')
     const done = Date.now()
-    const halted = await waitFor(() => mine()[0], 3000, 'the halt delivery')
-    expect(halted.at - done).toBeLessThan(2000)
+    const halted = await waitFor(() => mine()[0], 5000, 'the halt delivery')
+    expect(halted.at - done).toBeLessThan(3000)
     expect(verifyDelivery(subscribed.body.secret, halted)).toBeTruthy()
     expect(halted.json).toMatchObject({ mic: 'XSES', current_status: 'HALTED', receipt: { source: 'OVERRIDE', reason: 'cli drill' } })
 
     await cli('clear', 'XSES')
     const cleared = Date.now()
-    const resumed = await waitFor(() => mine()[1], 3000, 'the clearing delivery')
-    expect(resumed.at - cleared).toBeLessThan(2000)
+    const resumed = await waitFor(() => mine()[1], 5000, 'the clearing delivery')
+    expect(resumed.at - cleared).toBeLessThan(3000)
     expect(resumed.json.previous_status).toBe('HALTED')
     expect(resumed.json.current_status).not.toBe('HALTED')
   }, 30_000)

@@ -1,7 +1,7 @@
 // The one detector of state changes for webhooks. A cycle runs every
 // WEBHOOK_DISPATCH_INTERVAL_SECONDS, at the next calendar boundary or override expiry of a
 // subscribed MIC (so an opening is delivered at the open), and at once when an override or a
-// real-time halt changes (an override written by another process is noticed within a second).
+// real-time halt changes (an override written by another process is noticed within about two seconds).
 // For each subscribed MIC it compares the resolved status with the stored one: the first sight stores a baseline; a change signs ONE receipt (audit-logged) and queues
 // one delivery per active subscription in the transaction that stores the new state.
 import type { AppDeps } from '../../deps'
@@ -15,6 +15,7 @@ import type { DeliveryQueue, NewDelivery } from './queue'
 import { deliveryBody } from './payload'
 import { newMessageId } from './signing'
 import { DeliveryWorker } from './worker'
+import { CACHE_MS as OVERRIDE_CACHE_MS } from '../../market/overrides/service'
 import type { WebhookSender } from './send'
 
 export const DISPATCH_AUDIT_CONTEXT = { surface: 'webhooks', clientRef: 'webhook-dispatcher' }
@@ -44,6 +45,7 @@ export class Dispatcher {
   private wakeTimer: ReturnType<typeof setTimeout> | null = null
   private overrideTimer: ReturnType<typeof setInterval> | null = null
   private overrideSeen: number | null = null
+  private overrideFollowUp: ReturnType<typeof setTimeout> | null = null
   private cycling: Promise<void> | null = null
   private again = false
   private running = false
@@ -92,6 +94,8 @@ export class Dispatcher {
     this.wakeTimer = null
     if (this.overrideTimer) clearInterval(this.overrideTimer)
     this.overrideTimer = null
+    if (this.overrideFollowUp) clearTimeout(this.overrideFollowUp)
+    this.overrideFollowUp = null
     await this.cycling
     await this.worker.stop()
   }
@@ -110,6 +114,12 @@ export class Dispatcher {
     if (mark === null || mark === this.overrideSeen) return
     this.overrideSeen = mark
     this.soon()
+    // Override reads may be up to OVERRIDE_CACHE_MS old: one more cycle once that has passed.
+    if (this.overrideFollowUp) clearTimeout(this.overrideFollowUp)
+    this.overrideFollowUp = setTimeout(() => {
+      this.overrideFollowUp = null
+      this.soon()
+    }, OVERRIDE_CACHE_MS + BOUNDARY_MARGIN_MS)
   }
 
   /** A cycle as soon as possible (coalesced with one already running). */
