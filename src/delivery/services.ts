@@ -24,5 +24,8 @@ export function deliveryServices(db: Database, deps: AppDeps): DeliveryServices 
   const records = dispatcherRecords(db)
   const sender = new WebhookSender({ allowPrivate: deps.config.delivery.allowPrivateTargets })
   const queue = deliveryQueue(db)
-  return { streams: new StreamHub(deps), webhooks, records, sender, queue, dispatcher: new Dispatcher(deps, { webhooks, queue, records, sender }) }
+  // override_events is append-only: its last id changes with every set or clear, from any process.
+  const lastOverrideEvent = db.query('SELECT coalesce(max(id), 0) AS id FROM override_events')
+  const overrideMark = () => (lastOverrideEvent.get() as { id: number }).id
+  return { streams: new StreamHub(deps), webhooks, records, sender, queue, dispatcher: new Dispatcher(deps, { webhooks, queue, records, sender, overrideMark }) }
 }

@@ -9,6 +9,7 @@ import { makeTestApp, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
 import { makeCertificate, startReceiver, verifyDelivery, type ReceivedDelivery, type TestCertificate } from '../helpers/https-receiver'
 import { verifyWithRegistry, type KeyRegistry } from '../helpers/verify'
+import { DELIVERY_TIMEOUT_MS, WebhookSender } from '../../src/delivery/webhooks/send'
 
 let t: TestApp
 let certificate: TestCertificate
@@ -207,4 +208,37 @@ describe('one attempt', () => {
       t.deps.delivery.sender.ca = certificate.cert
     }
   })
+
+  test('an attempt gives up at the timeout (10 s; 300 ms here) and at most 16 attempts are in flight at once', async () => {
+    expect(DELIVERY_TIMEOUT_MS).toBe(10_000)
+    const id = await subscribe('/slow', ['XBOM'])
+    let release: () => void = () => {}
+    const hung = new Promise<void>((resolve) => (release = resolve))
+    receiver.respondWith(async (delivery) => {
+      if (delivery.json?.webhook_id === id) await hung
+      return 200
+    })
+    try {
+      const quick = new WebhookSender({ allowPrivate: true, ca: certificate.cert, timeoutMs: 300 })
+      const started = Date.now()
+      const result = await quick.send({ url: receiver.url('/slow'), secret: secrets.get(id)! }, 'msg_timeout', JSON.stringify({ webhook_id: id }), t.clock.now())
+      expect(result).toEqual({ delivered: false, statusCode: 0, error: 'timeout' })
+      expect(Date.now() - started).toBeLessThan(2000)
+      // Twenty due deliveries for a receiver that does not answer: sixteen are sent, four wait.
+      const insert = t.db.query(`INSERT INTO webhook_deliveries (id, webhook_id, mic, body, state, attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, 'XBOM', ?, 'queued', 0, 0, ?, ?)`)
+      const at = new Date(t.clock.now()).toISOString()
+      for (let i = 0; i < 20; i++) insert.run(`msg_bound_${i}`, id, JSON.stringify({ webhook_id: id, n: i }), at, at)
+      const worker = t.deps.delivery.dispatcher.worker
+      worker.pump()
+      const reached = () => receiver.received.filter((d) => d.json?.webhook_id === id && typeof d.json.n === 'number').length
+      await waitFor(() => reached() === 16, 5000, 'sixteen attempts in flight')
+      await Bun.sleep(300)
+      expect(reached()).toBe(16)
+      expect(worker.busy).toBe(16)
+    } finally {
+      release()
+    }
+    await waitFor(() => (t.db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE id LIKE 'msg_bound_%' AND state = 'delivered'`).get() as { n: number }).n === 20, 10_000, 'all twenty delivered')
+    receiver.respondWith(() => 200)
+  }, 30_000)
 })

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
 import { checkTarget } from '../../src/delivery/webhooks/ssrf'
+import { Signer } from '../../src/crypto/signer'
 
 let t: TestApp
 const keys: Record<string, string> = {}
@@ -38,7 +39,7 @@ describe('POST /v5/webhooks/subscribe: refusals change nothing', () => {
   })
 
   test('request-forgery guard: loopback, private, link-local, metadata and names resolving to loopback are 400', async () => {
-    const targets = ['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest/meta-data/', 'https://[::1]/hook', 'https://localhost/hook', 'https://192.168.1.10/', 'https://[fd00::1]/', 'https://[::ffff:127.0.0.1]/', 'https://2130706433/', 'https://0.0.0.0/']
+    const targets = ['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest/meta-data/', 'https://[::1]/hook', 'https://localhost/hook', 'https://192.168.1.10/', 'https://[fd00::1]/', 'https://[::ffff:127.0.0.1]/', 'https://[::ffff:0:127.0.0.1]/', 'https://[64:ff9b::a00:1]/', 'https://2130706433/', 'https://0.0.0.0/']
     for (const url of targets) {
       const answer = await subscribe(keys.pro!, { url, mics: ['XNYS'] })
       expect({ url, status: answer.status, error: answer.body.error }).toEqual({ url, status: 400, error: 'WEBHOOK_TARGET_FORBIDDEN' })
@@ -84,6 +85,7 @@ describe('webhook subscriptions: create, list, delete', () => {
     const answer = await subscribe(keys.builder!, { url: PUBLIC_URL, mics: ['xnys', 'XLON', 'XNYS'] })
     expect(answer.status).toBe(200)
     created = answer.body
+    expect(Object.keys(created).sort()).toEqual(['created_at', 'events', 'mics', 'secret', 'status', 'subscription_id', 'url', 'webhook_id'])
     expect(created.subscription_id).toBe(created.webhook_id)
     expect(created.mics).toEqual(['XNYS', 'XLON'])
     expect(created.events).toEqual(['status_change'])
@@ -136,6 +138,8 @@ describe('webhook subscriptions: create, list, delete', () => {
     t.db.query('UPDATE webhooks SET url = ? WHERE id = ?').run('https://127.0.0.1:9/hook', mine)
     const answer = await t.json(`/v5/webhooks/test/${mine}`, { method: 'POST', headers: { 'x-oracle-key': keys.builder! } })
     expect(answer.status).toBe(200)
+    // Spec 2.7 test result, plus `error` (why no 2xx came) on a failed attempt only.
+    expect(Object.keys(answer.body).sort()).toEqual(['delivered', 'error', 'payload_sent', 'status_code'])
     expect(answer.body.delivered).toBe(false)
     expect(answer.body.status_code).toBe(0)
     expect(answer.body.error).toContain('loopback')
@@ -147,7 +151,7 @@ describe('GET /v5/webhooks/health', () => {
   test('public; unknown before the dispatcher has run', async () => {
     const answer = await t.json('/v5/webhooks/health')
     expect(answer.status).toBe(200)
-    expect(answer.body.status).toBe('unknown')
+    expect(answer.body).toEqual({ status: 'unknown', next_alarm: answer.body.next_alarm, checked_at: answer.body.checked_at })
     expect(Date.parse(answer.body.checked_at)).toBe(t.clock.now())
   })
 
@@ -155,6 +159,7 @@ describe('GET /v5/webhooks/health', () => {
     await t.deps.delivery.dispatcher.cycle()
     const cycles = t.deps.delivery.dispatcher.cycles
     const fresh = await t.json('/v5/webhooks/health')
+    expect(Object.keys(fresh.body).sort()).toEqual(['checked_at', 'next_alarm', 'status'])
     expect(fresh.body.status).toBe('ok')
     expect(Date.parse(fresh.body.checked_at)).toBe(t.clock.now())
     expect(Date.parse(fresh.body.next_alarm)).toBeGreaterThan(t.clock.now())
@@ -194,5 +199,77 @@ describe('dispatcher: first sight', () => {
     await t.deps.delivery.dispatcher.cycle()
     expect(t.deps.delivery.queue.state('XKRX')).toMatchObject({ mic: 'XKRX' })
     expect(t.db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE mic = 'XKRX'`).get()).toEqual({ n: 0 })
+  })
+})
+
+describe('dispatcher: signer offline', () => {
+  test('a change that cannot be signed queues nothing and reports unknown; the first cycle that can sign queues it', async () => {
+    const created = await subscribe(keys.pro!, { url: PUBLIC_URL, mics: ['XSTO'] })
+    expect(created.status).toBe(200)
+    const deps = t.deps as { signer: Signer }
+    const signer = deps.signer
+    const queued = () => t.deps.delivery.queue.forWebhook(created.body.webhook_id)
+    await t.deps.overrides.set({ mic: 'XSTO', status: 'HALTED', reason: 'venue outage', expires_at: new Date(t.clock.now() + 3_600_000).toISOString() }, 'test')
+    deps.signer = Signer.offline('test: key file unreadable')
+    try {
+      await t.deps.delivery.dispatcher.cycle()
+      expect(queued()).toHaveLength(0)
+      expect(t.deps.delivery.queue.state('XSTO')!.status).not.toBe('HALTED')
+      expect((await t.json('/v5/webhooks/health')).body.status).toBe('unknown')
+    } finally {
+      deps.signer = signer
+    }
+    await t.deps.delivery.dispatcher.cycle()
+    expect((await t.json('/v5/webhooks/health')).body.status).toBe('ok')
+    expect(queued()).toHaveLength(1)
+    expect(JSON.parse(queued()[0]!.body)).toMatchObject({ mic: 'XSTO', current_status: 'HALTED', receipt: { status: 'HALTED', source: 'OVERRIDE' } })
+    await t.deps.overrides.clear('XSTO', 'test')
+  })
+})
+
+describe('wrong methods and error bodies', () => {
+  test('405 METHOD_NOT_ALLOWED with Allow on every delivery path; nothing is stored', async () => {
+    const before = stored()
+    const id = '00000000-0000-4000-8000-000000000000'
+    const cases: [string, string, string][] = [
+      ['GET', '/v5/webhooks/subscribe', 'POST'],
+      ['PUT', '/v5/webhooks/subscribe', 'POST'],
+      ['POST', '/v5/webhooks', 'GET'],
+      ['PUT', `/v5/webhooks/${id}`, 'DELETE'],
+      ['PATCH', `/v5/webhooks/${id}`, 'DELETE'],
+      ['GET', `/v5/webhooks/test/${id}`, 'POST'],
+      ['POST', '/v5/webhooks/health', 'GET'],
+      ['POST', '/v5/stream', 'GET'],
+      ['DELETE', '/v5/stream', 'GET'],
+    ]
+    for (const [method, path, allowed] of cases) {
+      const answer = await t.json(path, { method, headers: { 'x-oracle-key': keys.pro!, 'content-type': 'application/json' }, body: method === 'GET' ? undefined : JSON.stringify({ url: PUBLIC_URL, mics: ['XNYS'] }) })
+      expect({ method, path, status: answer.status, error: answer.body.error }).toEqual({ method, path, status: 405, error: 'METHOD_NOT_ALLOWED' })
+      expect(typeof answer.body.message).toBe('string')
+      expect(answer.headers.get('allow')!.split(', ')).toContain(allowed)
+      expect(answer.headers.get('allow')!.split(', ')).not.toContain(method)
+    }
+    expect(stored()).toBe(before)
+  })
+
+  test('every refusal of the webhook surfaces is the spec error object {error, message?}', async () => {
+    const id = '00000000-0000-4000-8000-000000000000'
+    const refusals = [
+      await subscribe(null, { url: PUBLIC_URL, mics: ['XNYS'] }),
+      await subscribe(keys.free!, { url: PUBLIC_URL, mics: ['XNYS'] }),
+      await subscribe(keys.pro!, 'x'.repeat(20_000)),
+      await t.json('/v5/webhooks', { headers: { 'x-oracle-key': 'nope' } }),
+      await t.json(`/v5/webhooks/${id}`, { method: 'DELETE', headers: { 'x-oracle-key': keys.pro! } }),
+      await t.json(`/v5/webhooks/test/${id}`, { method: 'POST' }),
+      await t.json('/v5/webhooks/test/', { method: 'POST', headers: { 'x-oracle-key': keys.pro! } }),
+    ]
+    expect(refusals.map((answer) => answer.status)).toEqual([401, 402, 413, 403, 404, 401, 404])
+    for (const answer of refusals) {
+      expect(answer.headers.get('content-type')).toStartWith('application/json')
+      expect(typeof answer.body.error).toBe('string')
+      expect(answer.body.error).toMatch(/^[A-Z][A-Z0-9_]+$/)
+      // Spec 2.6 fields, plus the numeric limit a 403/413 names (the app's body reader adds limit_bytes).
+      for (const field of Object.keys(answer.body)) expect(['error', 'message', 'status', 'supported', 'limit', 'limit_bytes']).toContain(field)
+    }
   })
 })

@@ -13,13 +13,13 @@ export interface TestCertificate {
   dispose(): void
 }
 
-/** A self-signed certificate for localhost, 127.0.0.1 and ::1 (it is its own CA). */
-export function makeCertificate(): TestCertificate {
+/** A self-signed certificate (its own CA), by default for localhost, 127.0.0.1 and ::1. */
+export function makeCertificate(altNames = 'DNS:localhost,IP:127.0.0.1,IP:::1'): TestCertificate {
   const dir = mkdtempSync(join(tmpdir(), 'openbell-cert-'))
   const result = Bun.spawnSync([
     'openssl', 'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
     '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1',
+    '-addext', `subjectAltName=${altNames}`,
   ], { stderr: 'pipe' })
   if (result.exitCode !== 0) throw new Error(`openssl failed: ${result.stderr.toString()}`)
   return { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8'), certFile: join(dir, 'cert.pem'), dispose: () => rmSync(dir, { recursive: true, force: true }) }
@@ -32,13 +32,13 @@ export interface ReceivedDelivery {
   at: number
 }
 
-/** An HTTPS receiver; `respond` decides each answer's status (default 200). */
-export function startReceiver(certificate: TestCertificate, port = 0) {
+/** An HTTPS receiver on a loopback address (IPv4 or IPv6); `respond` decides each answer's status (default 200). */
+export function startReceiver(certificate: TestCertificate, port = 0, hostname = '127.0.0.1') {
   const received: ReceivedDelivery[] = []
   let respond: (delivery: ReceivedDelivery) => number | Promise<number> = () => 200
   const server = Bun.serve({
     port,
-    hostname: '127.0.0.1',
+    hostname,
     tls: { cert: certificate.cert, key: certificate.key },
     async fetch(request) {
       const body = await request.text()
@@ -50,7 +50,7 @@ export function startReceiver(certificate: TestCertificate, port = 0) {
   return {
     received,
     port: server.port,
-    url: (path = '/hook') => `https://127.0.0.1:${server.port}${path}`,
+    url: (path = '/hook', host = hostname.includes(':') ? `[${hostname}]` : hostname) => `https://${host}:${server.port}${path}`,
     respondWith(fn: typeof respond) {
       respond = fn
     },

@@ -66,7 +66,7 @@ export function streamRoutes(deps: AppDeps, hub: StreamHub) {
       detail: {
         tags: ['delivery'],
         summary: 'Server-sent events: a signed market_status receipt on connect and every STREAM_INTERVAL_SECONDS; terminal `halted`',
-        responses: responses({ 200: ['Server-sent events: market_status (a signed receipt, id = receipt_id), halted (terminal), comment heartbeats', t.String(), 'text/event-stream'], 400: 'UNKNOWN_MIC', 401: 'API_KEY_REQUIRED', 402: 'ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY or STREAM_LIMIT_REACHED' }),
+        responses: responses({ 200: ['Server-sent events: market_status (a signed receipt, id = receipt_id), halted (terminal), unknown (nothing could be signed this tick: the error object with status UNKNOWN), comment heartbeats', t.String(), 'text/event-stream'], 400: 'UNKNOWN_MIC', 401: 'API_KEY_REQUIRED', 402: 'ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY or STREAM_LIMIT_REACHED' }),
       },
     },
   )

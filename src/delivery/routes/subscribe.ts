@@ -9,7 +9,7 @@ import { ApiError, badRequest } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 import { jsonBody, responses } from '../../http/openapi'
 import { parseSubscribe } from '../webhooks/validate'
-import { checkTarget, hostOf } from '../webhooks/ssrf'
+import { hostOf } from '../webhooks/ssrf'
 import { newWebhookSecret } from '../webhooks/signing'
 import { WEBHOOK_LIMITS } from '../webhooks/plans'
 import { webhookEntry, type WebhookRow } from '../webhooks/store'
@@ -40,7 +40,7 @@ export function subscribeRoutes(deps: AppDeps) {
       const limit = WEBHOOK_LIMITS[account.plan]
       if (!limit) throw new ApiError(402, 'PLAN_REQUIRED', `webhooks need a builder or pro key (this key is ${account.plan})`)
       const input = parseSubscribe(await readBodyText(request, MAX_BODY_BYTES, deps))
-      const target = await checkTarget(hostOf(input.url), deps.config.delivery.allowPrivateTargets)
+      const target = await deps.delivery.sender.check(hostOf(input.url))
       if (!target.ok) throw badRequest('WEBHOOK_TARGET_FORBIDDEN', target.reason)
       const row: WebhookRow = {
         id: randomUUID(),
@@ -66,7 +66,7 @@ export function subscribeRoutes(deps: AppDeps) {
         requestBody: jsonBody(t.Object({ url: t.String({ format: 'uri', description: 'https:// URL resolving to public addresses' }), mics: t.Array(t.String(), { minItems: 1 }), events: t.Optional(t.Array(t.Literal('status_change'))) })),
         responses: responses({
           200: ['Subscription with its signing secret (whsec_…, shown once)', t.Composite([WebhookEntrySchema, t.Object({ subscription_id: t.String({ description: 'legacy alias of webhook_id' }), secret: t.String() })])],
-          400: 'BAD_REQUEST, URL_REQUIRED, INVALID_URL, HTTPS_REQUIRED, MICS_REQUIRED, UNKNOWN_MIC, UNKNOWN_EVENT, INVALID_EVENTS, WEBHOOK_TARGET_FORBIDDEN',
+          400: 'BAD_REQUEST, URL_REQUIRED, INVALID_URL, HTTPS_REQUIRED, MICS_REQUIRED, TOO_MANY_MICS, UNKNOWN_MIC, UNKNOWN_EVENT, INVALID_EVENTS, WEBHOOK_TARGET_FORBIDDEN',
           401: 'API_KEY_REQUIRED',
           402: 'PLAN_REQUIRED (free, sandbox and other plans) or ACCOUNT_INACTIVE',
           403: 'INVALID_API_KEY or WEBHOOK_LIMIT_REACHED',

@@ -9,7 +9,8 @@ import type { MarketReceipt } from '../../market/receipt'
 import { issueLiveReceipt } from '../../market/issue'
 import { resolveStatus } from '../../market/resolve'
 import { accountUsable } from '../../accounts/keys'
-import { eventFrame, HEARTBEAT_FRAME } from './frames'
+import { ApiError, criticalFailure } from '../../http/errors'
+import { eventFrame, HEARTBEAT_FRAME, unknownFrame } from './frames'
 
 export interface StreamClient {
   /** SHA-256 of the key that opened the stream: re-checked at every tick. */
@@ -22,7 +23,8 @@ export interface StreamClient {
 
 export const STREAM_AUDIT_CONTEXT = { surface: '/v5/stream', clientRef: 'stream-coordinator' }
 const WATCH_MS = 1000
-const HEARTBEAT_MS = 15_000
+/** Comment heartbeats on every stream of a MIC, well under common proxy idle timeouts (60 s). */
+export const HEARTBEAT_MS = 15_000
 
 interface Current {
   receipt: MarketReceipt
@@ -33,6 +35,8 @@ interface Current {
 export class MicCoordinator {
   readonly clients = new Set<StreamClient>()
   private current: Current | null = null
+  /** The `unknown` frame of the last failed tick, until a tick succeeds (sent to streams that join meanwhile). */
+  private failure: Uint8Array | null = null
   private ticking: Promise<void> | null = null
   private timers: ReturnType<typeof setInterval>[] = []
   private tickTimer: ReturnType<typeof setTimeout> | null = null
@@ -44,6 +48,7 @@ export class MicCoordinator {
     readonly mic: Mic,
     private readonly deps: AppDeps,
     private readonly onIdle: (coordinator: MicCoordinator) => void,
+    private readonly heartbeatMs = HEARTBEAT_MS,
   ) {}
 
   get running(): boolean {
@@ -57,6 +62,7 @@ export class MicCoordinator {
     if (this.ticking) return
     const now = this.deps.clock.now()
     if (this.current && Date.parse(this.current.receipt.expires_at) > now) this.deliver(client, this.current)
+    else if (this.failure) this.sendOrDrop(client, this.failure) // the next tick tries again
     else void this.tick()
   }
 
@@ -67,7 +73,7 @@ export class MicCoordinator {
 
   private start(): void {
     this.timers.push(setInterval(() => void this.watch(), WATCH_MS))
-    this.timers.push(setInterval(() => this.broadcast(HEARTBEAT_FRAME), HEARTBEAT_MS))
+    this.timers.push(setInterval(() => this.broadcast(HEARTBEAT_FRAME), this.heartbeatMs))
     this.schedule()
   }
 
@@ -77,6 +83,7 @@ export class MicCoordinator {
     if (this.tickTimer) clearTimeout(this.tickTimer)
     this.tickTimer = null
     this.current = null
+    this.failure = null
     this.onIdle(this)
   }
 
@@ -99,11 +106,17 @@ export class MicCoordinator {
     try {
       receipt = await issueLiveReceipt(this.deps, this.mic, STREAM_AUDIT_CONTEXT)
     } catch (error) {
-      // Signing offline or the audit log unwritable: nothing unlogged is sent; try again next tick.
+      // Signing offline or the audit log unwritable: nothing unsigned or unlogged is sent as a
+      // receipt. Every stream is told the state is UNKNOWN (spec 3 rule 2) and the next tick tries
+      // again; the state check waits for a receipt, so this is sent once per tick, not per second.
       this.deps.log.warn('stream tick failed', { mic: this.mic, error: (error as Error).message })
+      this.current = null
+      this.failure = unknownFrame((error instanceof ApiError ? error : criticalFailure()).body())
+      for (const client of [...this.clients]) this.sendOrDrop(client, this.failure)
       if (this.running) this.schedule()
       return
     }
+    this.failure = null
     this.signatures++
     await this.dropRevokedKeys()
     const terminal = receipt.status === 'HALTED'
@@ -138,13 +151,15 @@ export class MicCoordinator {
     }
   }
 
-  private broadcast(frame: Uint8Array): void {
-    for (const client of [...this.clients]) {
-      if (!client.send(frame)) {
-        client.end()
-        this.remove(client)
-      }
+  private sendOrDrop(client: StreamClient, frame: Uint8Array): void {
+    if (!client.send(frame)) {
+      client.end()
+      this.remove(client)
     }
+  }
+
+  private broadcast(frame: Uint8Array): void {
+    for (const client of [...this.clients]) this.sendOrDrop(client, frame)
   }
 
   /** Resolves the state without signing; a change from the last sent receipt ticks now. */
@@ -159,6 +174,8 @@ export class MicCoordinator {
 export class StreamHub {
   private readonly coordinators = new Map<Mic, MicCoordinator>()
   private readonly perKey = new Map<string, number>()
+  /** Heartbeat period of coordinators created from now on (tests shorten it). */
+  heartbeatMs = HEARTBEAT_MS
 
   constructor(private readonly deps: AppDeps) {
     const wake = (mic: string) => void this.coordinators.get(mic as Mic)?.watch()
@@ -191,7 +208,7 @@ export class StreamHub {
     if (!coordinator) {
       coordinator = new MicCoordinator(mic, this.deps, (idle) => {
         if (this.coordinators.get(idle.mic) === idle) this.coordinators.delete(idle.mic)
-      })
+      }, this.heartbeatMs)
       this.coordinators.set(mic, coordinator)
     }
     this.perKey.set(keyHash, this.openFor(keyHash) + 1)

@@ -7,6 +7,15 @@ export function eventFrame(event: 'market_status' | 'halted', id: string, data: 
   return encoder.encode(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
 }
 
+/**
+ * No signed receipt could be made (signer offline, audit log unwritable): `event: unknown` with the
+ * spec's error object, always with status UNKNOWN (treat the market as CLOSED). No `id:`: nothing
+ * was signed. Not terminal; the stream keeps trying at every tick.
+ */
+export function unknownFrame(error: Record<string, unknown>): Uint8Array {
+  return encoder.encode(`event: unknown\ndata: ${JSON.stringify({ ...error, status: 'UNKNOWN' })}\n\n`)
+}
+
 /** The reconnection hint sent first on every stream, in milliseconds. */
 export function retryFrame(ms: number): Uint8Array {
   return encoder.encode(`retry: ${ms}\n\n`)

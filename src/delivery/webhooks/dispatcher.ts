@@ -1,8 +1,8 @@
 // The one detector of state changes for webhooks. A cycle runs every
 // WEBHOOK_DISPATCH_INTERVAL_SECONDS, at the next calendar boundary or override expiry of a
 // subscribed MIC (so an opening is delivered at the open), and at once when an override or a
-// real-time halt changes. For each subscribed MIC it compares the resolved status with the stored
-// one: the first sight stores a baseline; a change signs ONE receipt (audit-logged) and queues
+// real-time halt changes (an override written by another process is noticed within about two seconds).
+// For each subscribed MIC it compares the resolved status with the stored one: the first sight stores a baseline; a change signs ONE receipt (audit-logged) and queues
 // one delivery per active subscription in the transaction that stores the new state.
 import type { AppDeps } from '../../deps'
 import type { Mic } from '../../calendar/mics'
@@ -15,6 +15,7 @@ import type { DeliveryQueue, NewDelivery } from './queue'
 import { deliveryBody } from './payload'
 import { newMessageId } from './signing'
 import { DeliveryWorker } from './worker'
+import { CACHE_MS as OVERRIDE_CACHE_MS } from '../../market/overrides/service'
 import type { WebhookSender } from './send'
 
 export const DISPATCH_AUDIT_CONTEXT = { surface: 'webhooks', clientRef: 'webhook-dispatcher' }
@@ -27,13 +28,24 @@ export interface DispatcherParts {
   records: DispatcherRecords
   sender: WebhookSender
   concurrency?: number
+  /**
+   * A number that changes whenever an override is set or cleared by any process on the database
+   * (the `openbell overrides` command writes there directly): polled every second for a wake-up.
+   */
+  overrideMark?: () => number
 }
+
+/** How often overrides written by another process are looked for. */
+const OVERRIDE_POLL_MS = 1000
 
 export class Dispatcher {
   readonly worker: DeliveryWorker
   private timer: ReturnType<typeof setTimeout> | null = null
   /** A wake-up kept apart from the alarm: a cycle ending cannot cancel a wake that came during it. */
   private wakeTimer: ReturnType<typeof setTimeout> | null = null
+  private overrideTimer: ReturnType<typeof setInterval> | null = null
+  private overrideSeen: number | null = null
+  private overrideFollowUp: ReturnType<typeof setTimeout> | null = null
   private cycling: Promise<void> | null = null
   private again = false
   private running = false
@@ -64,6 +76,10 @@ export class Dispatcher {
     this.deps.overrides.changed.add(this.wake)
     this.deps.halts.changed.add(this.wake)
     this.worker.start()
+    if (this.parts.overrideMark) {
+      this.overrideSeen = this.readOverrideMark()
+      this.overrideTimer = setInterval(() => this.pollOverrides(), OVERRIDE_POLL_MS)
+    }
     this.soon()
     return () => this.stop()
   }
@@ -76,8 +92,34 @@ export class Dispatcher {
     this.timer = null
     if (this.wakeTimer) clearTimeout(this.wakeTimer)
     this.wakeTimer = null
+    if (this.overrideTimer) clearInterval(this.overrideTimer)
+    this.overrideTimer = null
+    if (this.overrideFollowUp) clearTimeout(this.overrideFollowUp)
+    this.overrideFollowUp = null
     await this.cycling
     await this.worker.stop()
+  }
+
+  private readOverrideMark(): number | null {
+    try {
+      return this.parts.overrideMark?.() ?? null
+    } catch {
+      return null // unreadable now: the interval cycle still runs
+    }
+  }
+
+  /** An override set or cleared by another process wakes a cycle within a second, as one set here does. */
+  private pollOverrides(): void {
+    const mark = this.readOverrideMark()
+    if (mark === null || mark === this.overrideSeen) return
+    this.overrideSeen = mark
+    this.soon()
+    // Override reads may be up to OVERRIDE_CACHE_MS old: one more cycle once that has passed.
+    if (this.overrideFollowUp) clearTimeout(this.overrideFollowUp)
+    this.overrideFollowUp = setTimeout(() => {
+      this.overrideFollowUp = null
+      this.soon()
+    }, OVERRIDE_CACHE_MS + BOUNDARY_MARGIN_MS)
   }
 
   /** A cycle as soon as possible (coalesced with one already running). */

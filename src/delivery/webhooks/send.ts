@@ -3,7 +3,7 @@
 // redirect, give up after the timeout. Any 2xx is success.
 import { isIP } from 'node:net'
 import type { lookup } from 'node:dns/promises'
-import { checkTarget, hostOf } from './ssrf'
+import { checkTarget, hostOf, type TargetCheck } from './ssrf'
 import { signedHeaders } from './signing'
 
 export const DELIVERY_TIMEOUT_MS = 10_000
@@ -25,14 +25,22 @@ export interface SenderOptions {
 
 export class WebhookSender {
   ca: string | null
+  /** The resolver of every target check, at subscribe and before each attempt (tests replace it). */
+  resolve: typeof lookup | undefined
   constructor(private readonly options: SenderOptions) {
     this.ca = options.ca ?? null
+    this.resolve = options.resolve
+  }
+
+  /** The request-forgery check of a host, as subscribing and every attempt make it. */
+  check(host: string): Promise<TargetCheck> {
+    return checkTarget(host, this.options.allowPrivate, this.resolve)
   }
 
   async send(target: { url: string; secret: string }, id: string, body: string, nowMs: number): Promise<AttemptResult> {
     const url = new URL(target.url)
     const host = hostOf(url)
-    const check = await checkTarget(host, this.options.allowPrivate, this.options.resolve)
+    const check = await this.check(host)
     if (!check.ok) return { delivered: false, statusCode: 0, error: `target refused: ${check.reason}` }
     const address = check.addresses[0]!
     const pinned = new URL(url)

@@ -50,8 +50,9 @@ function forbiddenV6(address: string): string | null {
   const v4 = () => [g[6]! >> 8, g[6]! & 0xff, g[7]! >> 8, g[7]! & 0xff]
   if (zeroPrefix(8)) return 'unspecified (::)'
   if (zeroPrefix(7) && g[7] === 1) return 'loopback (::1)'
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::/96) carry an IPv4 address.
-  if ((zeroPrefix(5) && g[5] === 0xffff) || zeroPrefix(6)) return forbiddenV4(v4())
+  // IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d)
+  // and NAT64 (64:ff9b::/96) carry an IPv4 address.
+  if ((zeroPrefix(5) && g[5] === 0xffff) || (zeroPrefix(4) && g[4] === 0xffff && g[5] === 0) || zeroPrefix(6)) return forbiddenV4(v4())
   if (first === 0x64 && g[1] === 0xff9b && zeroPrefix(0)) return forbiddenV4(v4())
   if (first === 0x2002) return forbiddenV4([g[1]! >> 8, g[1]! & 0xff, g[2]! >> 8])
   if ((first & 0xffc0) === 0xfe80) return 'link-local (fe80::/10)'

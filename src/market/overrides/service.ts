@@ -10,7 +10,8 @@ import type { OverrideRow, OverrideStatus, OverrideStore } from './store'
 export const OVERRIDE_STATUSES: readonly OverrideStatus[] = ['OPEN', 'CLOSED', 'HALTED', 'UNKNOWN']
 export const MAX_OVERRIDE_MS = 7 * 86_400_000
 export const MAX_REASON_LENGTH = 500
-const CACHE_MS = 1000
+/** The longest an override read may be stale (another process's write is seen after this). */
+export const CACHE_MS = 1000
 
 export interface OverrideRequest {
   mic: unknown
