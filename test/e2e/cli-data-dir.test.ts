@@ -87,7 +87,7 @@ describe('the CLI and the service share one data directory', () => {
       service.kill()
       await service.exited
     }
-  })
+  }, 60_000)
 })
 
 describe('--help', () => {
