@@ -5,8 +5,9 @@ COPY package.json bun.lock ./
 RUN bun install --frozen-lockfile --production
 COPY tsconfig.json ./
 COPY src ./src
-# The witness spec page is embedded in the binary.
+# Text files embedded in the binary: the witness spec page and the agent documents.
 COPY docs/witness-spec.md ./docs/witness-spec.md
+COPY public ./public
 RUN bun build src/main.ts --compile --outfile /out/openbell
 
 FROM debian:bookworm-slim

@@ -151,7 +151,10 @@ async function main(argv: string[]): Promise<void> {
     db.close()
     process.exit(code)
   }
-  if (command === 'healthcheck') process.exit(await runHealthcheck(configOrExit().port))
+  if (command === 'healthcheck') {
+    const config = configOrExit()
+    process.exit(await runHealthcheck(config.host, config.port))
+  }
   console.error(USAGE)
   process.exit(2)
 }

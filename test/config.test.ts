@@ -59,6 +59,16 @@ describe('config', () => {
     for (const name of Object.keys(CONFIG_VARIABLES)) expect(readme).toContain(`| \`${name}\``)
   })
 
+  test('the README configuration table gives each variable the default the code uses', () => {
+    const rows = readFileSync(new URL('../README.md', import.meta.url), 'utf8').split('\n').filter((line) => line.startsWith('| `'))
+    const defaults = Object.entries(CONFIG_VARIABLES as Record<string, { default?: string }>).filter(([, spec]) => spec.default)
+    expect(defaults.length).toBeGreaterThan(10)
+    for (const [name, spec] of defaults) {
+      const column = rows.find((row) => row.startsWith(`| \`${name}\` |`))?.split(' | ')[1]
+      expect(`${name}: ${column}`).toContain(`\`${spec.default}\``)
+    }
+  })
+
   test('a list-valued variable names the allowed values in its error', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL: must be one of debug, info, warn, error (got "loud")')
     expect(() => loadConfig({ HALT_FEED_FORMAT: 'xml' })).toThrow('HALT_FEED_FORMAT: must be one of rss, json')

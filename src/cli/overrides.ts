@@ -1,7 +1,7 @@
 // `openbell overrides set|clear|list`: the operator circuit breaker from a shell, through the
 // same validation and store as the admin endpoint. The running service sees it within a second.
 import { parseArgs } from 'node:util'
-import { userInfo } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { ApiError } from '../http/errors'
 import { asciiMic } from '../calendar/mic-param'
 import type { OverrideService } from '../market/overrides/service'
@@ -27,16 +27,27 @@ export function cliActor(given: string | undefined, env: Record<string, string |
     if (!ACTOR.test(given)) throw new Error('--actor takes 1 to 64 letters, digits, _ . @ or -')
     return `cli:${given}`
   }
-  let name = env.SUDO_USER || env.USER || env.LOGNAME
-  if (!name) {
-    try {
-      name = userInfo().username
-    } catch {
-      // No passwd entry (a container running as an arbitrary uid).
-    }
-  }
+  const name = env.SUDO_USER || env.USER || env.LOGNAME || accountName()
   if (!name || !ACTOR.test(name)) throw new Error('cannot tell who you are from the environment; give --actor NAME')
   return `cli:${name}`
+}
+
+/**
+ * The passwd name of the effective uid, for a shell without USER (cron, containers, `env -i`).
+ * Not os.userInfo(): Bun answers $USER there, or the literal "unknown" (oven-sh/bun#39859).
+ * Undefined when there is no entry (a container running as an arbitrary uid).
+ */
+export function accountName(uid: number | undefined = process.geteuid?.(), passwdFile = '/etc/passwd'): string | undefined {
+  if (uid === undefined) return undefined
+  try {
+    for (const line of readFileSync(passwdFile, 'utf8').split('\n')) {
+      const [name, , id] = line.split(':')
+      if (name && id === String(uid)) return name
+    }
+  } catch {
+    // No readable passwd file.
+  }
+  return undefined
 }
 
 export async function runOverridesCommand(args: string[], overrides: OverrideService, now: number, out: (line: string) => void): Promise<number> {

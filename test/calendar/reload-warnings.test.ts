@@ -38,6 +38,38 @@ describe('reload warnings', () => {
     }
   })
 
+  test('health names the reload generation, the latest load and each version in force; a rejected edit leaves the version', () => {
+    const edits = new FakeClock(Date.parse('2026-03-02T15:00:00Z'))
+    const dir = scheduleDir([scheduleFixture({ data_version: '2026.1.1' })])
+    const log = memoryLogger()
+    const calendars = new CalendarRegistry(dir, log, edits)
+    calendars.reload('boot')
+    const extras: Array<() => Record<string, unknown>> = []
+    const stop = startCalendarJobs({ calendars, log, clock: edits, healthExtras: extras }, { debounceMs: 60_000 })
+    type Versions = { generation: number; last_loaded_at: string | null; data_versions: Record<string, string | null> }
+    const health = () => (extras[0]!() as { calendars: Versions }).calendars
+    try {
+      const atBoot = health()
+      expect(atBoot).toMatchObject({ generation: 1, last_loaded_at: '2026-03-02T15:00:00.000Z' })
+      expect(atBoot.data_versions.XNYS).toBe('2026.1.1')
+      // Every supported MIC is named; one without a file has no version.
+      expect(Object.keys(atBoot.data_versions).length).toBeGreaterThan(1)
+      expect(Object.entries(atBoot.data_versions).filter(([mic]) => mic !== 'XNYS').every(([, version]) => version === null)).toBe(true)
+
+      edits.set('2026-03-02T15:05:00.000Z')
+      writeSchedule(dir, scheduleFixture({ data_version: '2026.1.2' }))
+      calendars.reload('watch')
+      expect(health()).toMatchObject({ generation: 2, last_loaded_at: '2026-03-02T15:05:00.000Z', data_versions: { XNYS: '2026.1.2' } })
+
+      edits.set('2026-03-02T15:10:00.000Z')
+      writeSchedule(dir, '{"data_version": "2026.1.3",')
+      calendars.reload('SIGHUP')
+      expect(health()).toMatchObject({ generation: 3, last_loaded_at: '2026-03-02T15:05:00.000Z', data_versions: { XNYS: '2026.1.2' } })
+    } finally {
+      stop()
+    }
+  })
+
   test('a lower data_version loads with a warning in the reload report and a warn log line', () => {
     const dir = scheduleDir([scheduleFixture({ data_version: '2026.10.0' })])
     const log = memoryLogger()

@@ -2,7 +2,7 @@
 // (data/ beside the binary) whatever the working directory, the CLI names that database on its
 // first line and creates none without --init, and the files are owner-only.
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, statSync, symlinkSync } from 'node:fs'
+import { existsSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { tempDir } from '../helpers/app'
 import { freePort, SLOW_SETUP_MS } from '../helpers/process'
@@ -87,7 +87,7 @@ describe('the CLI and the service share one data directory', () => {
       service.kill()
       await service.exited
     }
-  })
+  }, 60_000)
 })
 
 describe('--help', () => {
@@ -105,5 +105,21 @@ describe('the override actor', () => {
     expect(cliActor(undefined, { SUDO_USER: 'dave', USER: 'root' })).toBe('cli:dave')
     expect(cliActor(undefined, { USER: 'carol' })).toBe('cli:carol')
     expect(() => cliActor('bob smith')).toThrow('--actor')
+  })
+
+  test('without SUDO_USER, USER or LOGNAME it is the passwd name of the effective uid, never a placeholder', async () => {
+    const { accountName, cliActor } = await import('../../src/cli/overrides')
+    const passwd = join(tempDir(), 'passwd')
+    writeFileSync(passwd, 'root:x:0:0:root:/root:/bin/bash\nopenbell:x:998:998::/nonexistent:/usr/sbin/nologin\n')
+    expect(accountName(998, passwd)).toBe('openbell')
+    expect(accountName(0, passwd)).toBe('root')
+    expect(accountName(4242, passwd)).toBeUndefined()
+    expect(accountName(0, join(tempDir(), 'missing'))).toBeUndefined()
+    // This machine's own entry (when /etc/passwd has one), as `id -un` names it.
+    const own = accountName()
+    if (own !== undefined) {
+      expect(Bun.spawnSync(['id', '-un']).stdout.toString().trim()).toBe(own)
+      expect(cliActor(undefined, {})).toBe(`cli:${own}`)
+    }
   })
 })
