@@ -149,6 +149,20 @@ describe('events', () => {
     expect(keyOf(accountId).status).toBe('cancelled')
   })
 
+  test('a renewal (a new completed transaction of the same subscription) makes no second key; the cancellation stops the one key', async () => {
+    const bought = purchase(PRICES.PADDLE_PRICE_BUILDER, { subscription_id: 'sub_renew' })
+    await deliver(bought)
+    const accountId = accountOfTransaction(bought.data.id as string)
+    const count = (sql: string) => (t.db.query(sql).get() as { n: number }).n
+    const [keys, mails] = [count('SELECT count(*) AS n FROM api_keys'), count('SELECT count(*) AS n FROM mail_outbox')]
+    const renewal = purchase(PRICES.PADDLE_PRICE_BUILDER, { subscription_id: 'sub_renew', origin: 'subscription_recurring' })
+    expect(await deliver(renewal)).toMatchObject({ status: 200, body: { outcome: 'applied' } })
+    expect(accountOfTransaction(renewal.data.id as string)).toBe(accountId)
+    expect([count('SELECT count(*) AS n FROM api_keys'), count('SELECT count(*) AS n FROM mail_outbox')]).toEqual([keys, mails])
+    await deliver(event('subscription.canceled', { id: 'sub_renew', status: 'canceled' }, new Date(t.clock.now() + 1000).toISOString()))
+    expect(keyOf(accountId).status).toBe('cancelled')
+  })
+
   test('a cancellation that arrives before its purchase still cancels the key the purchase creates', async () => {
     const base = t.clock.now()
     await deliver(event('subscription.canceled', { id: 'sub_early', status: 'canceled' }, new Date(base + 60_000).toISOString()))

@@ -1,7 +1,8 @@
 // Applying one verified Paddle notification: in one IMMEDIATE transaction the event id is
 // recorded (a redelivery finds it and changes nothing) and its effect applied — a key for a
-// completed purchase (stored hashed, its text only in the mail outbox), or the account status a
-// subscription event sets, unless a newer event for that subscription was applied already.
+// completed purchase (stored hashed, its text only in the mail outbox; a renewal of a subscription
+// that already has a key makes none), or the account status a subscription event sets, unless a
+// newer event for that subscription was applied already.
 import type { Database } from 'bun:sqlite'
 import type { AccountStatus, KeyClass, Plan } from '../../accounts/plans'
 import type { PaddleProduct } from '../../config'
@@ -38,6 +39,13 @@ export function paddleEventHandler(db: Database, writes: PaddleAccountWrites, pr
 
   const complete = (event: PaddleEvent, purchase: CompletedPurchase, email: string, now: number): HandledEvent => {
     if (sql.accountOfTransaction(purchase.transactionId) !== null) return { outcome: 'duplicate' }
+    const linked = purchase.subscriptionId ? sql.subscription(purchase.subscriptionId)?.account_id ?? null : null
+    if (linked !== null) {
+      // A renewal (Paddle completes a new transaction every billing period): the subscription's
+      // key goes on; a second key would escape a later cancellation.
+      sql.recordTransaction(purchase.transactionId, linked, purchase.product, new Date(now).toISOString())
+      return { outcome: 'applied', accountId: linked }
+    }
     const grant = PRODUCT_GRANTS[purchase.product]
     const { accountId, key } = writes.issueKey({ plan: grant.plan, keyClass: grant.keyClass, email, creditBalance: grant.credits, now })
     sql.recordTransaction(purchase.transactionId, accountId, purchase.product, new Date(now).toISOString())
