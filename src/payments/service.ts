@@ -64,6 +64,8 @@ async function payWithAuthorization(deps: PaymentDeps, proof: PaymentProof & { k
   const price = BigInt(atomicAmount(context.price))
   const now = deps.clock.now()
   await checkAuthorization(config, proof, price, now)
+  // Before the claim: a server that cannot settle must not spend the client's authorization.
+  if (!config.x402.facilitatorUrl) throw new PaymentUnavailable('PAYMENTS_NOT_CONFIGURED', 'signed x402 payments need X402_FACILITATOR_URL on this server')
   const { authorization } = proof
   const reference = `auth:${chainIdOf(config.x402.network)}:${config.x402.asset.toLowerCase()}:${authorization.from.toLowerCase()}:${authorization.nonce.toLowerCase()}`
   const claimed = await deps.payments.claim({ reference, kind: 'authorization', purpose: context.purpose, network: config.x402.network, payer: authorization.from.toLowerCase(), amount_atomic: authorization.value, created_at: new Date(now).toISOString() })

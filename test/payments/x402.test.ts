@@ -182,6 +182,16 @@ describe('x402 with the official client and facilitator', () => {
   })
 })
 
+describe('x402 without a facilitator', () => {
+  test('a valid signed payment → 503 PAYMENTS_NOT_CONFIGURED; the authorization is not spent', async () => {
+    const bare = makeTestApp({ now: new Date(t.clock.now()).toISOString(), env: { X402_PAY_TO: payTo, X402_NETWORK: chain.network, X402_ASSET: token, CHAIN_RPC_URL: chain.rpcUrl } })
+    const header = await signedHeader()
+    const answer = await bare.json('/v5/status?mic=XNYS', { headers: { 'payment-signature': header } })
+    expect(answer).toMatchObject({ status: 503, body: { error: 'PAYMENTS_NOT_CONFIGURED' } })
+    expect(bare.db.query('SELECT count(*) AS n FROM payment_proofs').get()).toEqual({ n: 0 })
+  })
+})
+
 describe('x402 with a transaction already sent (X-Payment txHash)', () => {
   const proof = (txHash: string, extra: Record<string, unknown> = {}) => ({ 'x-payment': Buffer.from(JSON.stringify({ txHash, network: 'anvil', amount: '0.001', paymentAddress: payTo, memo: 'test', ...extra })).toString('base64') })
 
@@ -227,5 +237,23 @@ describe('x402 with a transaction already sent (X-Payment txHash)', () => {
   test('an unknown hash → 402 PAYMENT_NOT_FOUND; another network → PAYMENT_WRONG_NETWORK', async () => {
     expect(((await (await status(proof(`0x${'12'.repeat(32)}`))).json()) as { error: string }).error).toBe('PAYMENT_NOT_FOUND')
     expect(((await (await status(proof(`0x${'12'.repeat(32)}`, { network: 'base' }))).json()) as { error: string }).error).toBe('PAYMENT_WRONG_NETWORK')
+  })
+})
+
+describe('GET /x402', () => {
+  test('the declaration comes from configuration and the payments log', async () => {
+    const declaration = (await (await fetch(`${base}/x402`)).json()) as Record<string, unknown>
+    expect(declaration).toMatchObject({ x402_compatible: true, network: chain.network, asset: token, pay_to: payTo, facilitator: facilitator.url, awesome_x402: null, foundation: 'https://www.x402.org' })
+    expect(declaration.discovery).toBe(`${t.config.publicBaseUrl}/v5/status`)
+    expect(Object.keys(declaration.payment_proof as object).sort()).toEqual(['Payment-Signature', 'X-Payment'])
+    // Payments were settled earlier in this file: the first one is dated.
+    const first = t.db.query(`SELECT min(settled_at) AS at, count(*) AS n FROM payment_proofs WHERE state = 'settled'`).get() as { at: string; n: number }
+    expect(declaration).toMatchObject({ first_payment_at: first.at, payment_count: first.n })
+    expect(first.n).toBeGreaterThan(0)
+  })
+
+  test('without X402_PAY_TO: not x402-compatible, no facilitator, no first payment', async () => {
+    const bare = makeTestApp()
+    expect((await bare.json('/x402')).body).toMatchObject({ x402_compatible: false, pay_to: null, facilitator: null, first_payment_at: null, payment_count: 0 })
   })
 })
