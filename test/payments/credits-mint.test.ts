@@ -117,6 +117,32 @@ describe('POST /v5/x402/mint', () => {
   })
 })
 
+describe('one transaction hash pays for one thing only', () => {
+  test('a hash spent on credits cannot mint a key, buy a sandbox key or pay a request; nothing more is granted', async () => {
+    const { key, account } = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
+    const hash = await chain.transfer(token, 1, payTo, '99')
+    const bought = await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(hash) } })
+    expect(bought.body.credits_added).toBe(creditsFor(99_000_000n))
+    const keys = (t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n
+    expect(await t.json('/v5/x402/mint', { method: 'POST', body: JSON.stringify({ tx_hash: hash, tier: 'builder' }) })).toMatchObject({ status: 409, body: { error: 'TX_ALREADY_USED' } })
+    const sandbox = await t.json('/v5/sandbox', { method: 'POST', headers: { 'x-payment': proofHeader(hash) }, body: '{}' })
+    expect(sandbox).toMatchObject({ status: 402, body: { error: 'PAYMENT_REPLAYED' } })
+    expect(await t.json('/v5/status?mic=XNYS', { headers: { 'x-payment': proofHeader(hash) } })).toMatchObject({ status: 402, body: { error: 'PAYMENT_REPLAYED' } })
+    expect(await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(hash) } })).toMatchObject({ status: 402, body: { error: 'PAYMENT_REPLAYED' } })
+    expect((t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n).toBe(keys)
+    expect((await t.deps.accounts.findByHash(account.key_hash))!.credit_balance).toBe(bought.body.credits_added)
+  })
+
+  test('the chain unreachable while buying credits → 503 and no credits', async () => {
+    const offline = makeTestApp({ now: new Date().toISOString(), env: { X402_PAY_TO: payTo, X402_NETWORK: chain.network, X402_ASSET: token, CHAIN_RPC_URL: 'http://127.0.0.1:9' } })
+    const { key, account } = await issueKey(offline.deps.accounts, { plan: 'free', now: new Date(offline.clock.now()) })
+    const answer = await offline.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(`0x${'cd'.repeat(32)}`) } })
+    expect(answer).toMatchObject({ status: 503, body: { error: 'CHAIN_RPC_UNAVAILABLE' } })
+    expect((await offline.deps.accounts.findByHash(account.key_hash))!.credit_balance).toBe(0)
+    expect(offline.db.query('SELECT count(*) AS n FROM credit_ledger').get()).toEqual({ n: 0 })
+  })
+})
+
 describe('POST /v5/sandbox with X-Payment (x402 path)', () => {
   const sandbox = (payment: string, body: unknown = {}) =>
     t.json('/v5/sandbox', { method: 'POST', headers: { 'content-type': 'application/json', 'x-payment': payment }, body: JSON.stringify(body) })
