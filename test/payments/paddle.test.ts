@@ -189,8 +189,10 @@ describe('POST /v5/checkout', () => {
 
   test('400 unknown plan; 405 other methods; 502 provider error; 503 not configured', async () => {
     expect(await t.json('/v5/checkout', { method: 'POST', body: JSON.stringify({ plan: 'platinum' }) })).toMatchObject({ status: 400, body: { error: 'INVALID_PLAN' } })
-    const get = await t.request('/v5/checkout')
-    expect(get.status).toBe(405)
+    for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']) {
+      const refused = await t.request('/v5/checkout', { method })
+      expect([method, refused.status, refused.headers.get('allow')]).toEqual([method, 405, 'OPTIONS, POST'])
+    }
     apiFailing = true
     try {
       expect(await t.json('/v5/checkout', { method: 'POST', body: JSON.stringify({ plan: 'pro' }) })).toMatchObject({ status: 502, body: { error: 'BILLING_PROVIDER_ERROR' } })
