@@ -113,6 +113,9 @@ describe('events', () => {
       expect((await deliver(body)).status).toBe(200)
       expect(keyOf(accountOfTransaction(body.data.id as string))).toMatchObject(fields)
     }
+    // The credits are in the ledger too, so the balance can be audited.
+    const creditKey = (t.db.query("SELECT account_id FROM paddle_transactions WHERE product = 'credits'").get() as { account_id: number }).account_id
+    expect(t.db.query('SELECT delta, kind, reference FROM credit_ledger WHERE account_id = ?').all(creditKey)).toEqual([{ delta: 1000, kind: 'grant', reference: expect.stringMatching(/^paddle:txn_/) }])
   })
 
   test('without custom_data.email the customer e-mail is fetched from the Paddle API', async () => {

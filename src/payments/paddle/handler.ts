@@ -8,6 +8,7 @@ import type { AccountStatus, KeyClass, Plan } from '../../accounts/plans'
 import type { PaddleProduct } from '../../config'
 import { purchaseFrom, statusFromSubscriptionEvent, type CompletedPurchase, type PaddleEvent } from './events'
 import { paddleStatements } from './store'
+import { creditLedger } from '../credits'
 
 /** Account writes the handler needs, synchronous so they join its transaction. */
 export interface PaddleAccountWrites {
@@ -36,6 +37,7 @@ export interface HandledEvent {
 
 export function paddleEventHandler(db: Database, writes: PaddleAccountWrites, prices: Partial<Record<PaddleProduct, string>>) {
   const sql = paddleStatements(db)
+  const ledger = creditLedger(db)
 
   const complete = (event: PaddleEvent, purchase: CompletedPurchase, email: string, now: number): HandledEvent => {
     if (sql.accountOfTransaction(purchase.transactionId) !== null) return { outcome: 'duplicate' }
@@ -49,6 +51,7 @@ export function paddleEventHandler(db: Database, writes: PaddleAccountWrites, pr
     const grant = PRODUCT_GRANTS[purchase.product]
     const { accountId, key } = writes.issueKey({ plan: grant.plan, keyClass: grant.keyClass, email, creditBalance: grant.credits, now })
     sql.recordTransaction(purchase.transactionId, accountId, purchase.product, new Date(now).toISOString())
+    if (grant.credits > 0) ledger.record(accountId, grant.credits, 'grant', `paddle:${purchase.transactionId}`, new Date(now).toISOString())
     writes.enqueueKeyMail({ to: email, key, product: purchase.product, now })
     if (purchase.subscriptionId) {
       // A subscription event that arrived before this purchase already says how the account stands.
