@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SLOW_SETUP_MS } from '../helpers/process'
 import { wrapFetchWithPaymentFromConfig, decodePaymentResponseHeader } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm'
-import { parseUnits, toHex, type Address } from 'viem'
-import { startChain, type LocalChain } from '../helpers/chain'
+import { parseUnits, toHex, type Address, type Hex } from 'viem'
+import { startChain, tokenArtifact, type LocalChain } from '../helpers/chain'
 import { startFacilitator, type TestFacilitator } from '../helpers/facilitator'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { verifyWithRegistry, type KeyRegistry } from '../helpers/verify'
@@ -139,6 +139,45 @@ describe('x402 with the official client and facilitator', () => {
     const replay = await status({ 'payment-signature': seen.at(-1)! })
     expect(replay.status).toBe(402)
     expect(((await replay.json()) as { error: string }).error).toBe('PAYMENT_REPLAYED')
+  })
+
+  test('the settlement transaction of a signed payment cannot pay again as an X-Payment txHash (status, sandbox key)', async () => {
+    const paid = await payingFetch(1)(`${base}/v5/batch?mics=XNYS`)
+    expect(paid.status).toBe(200)
+    const { transaction } = decodePaymentResponseHeader(paid.headers.get('payment-response')!)
+    const proof = { 'x-payment': JSON.stringify({ txHash: transaction, network: chain.network }) }
+    const keys = (t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n
+    for (const [path, init] of [
+      ['/v5/status?mic=XNYS', { headers: proof }],
+      ['/v5/sandbox', { method: 'POST', headers: proof }],
+    ] as const) {
+      const again = await fetch(`${base}${path}`, init)
+      expect([path, again.status, ((await again.json()) as { error: string }).error]).toEqual([path, 402, 'PAYMENT_REPLAYED'])
+    }
+    expect((t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n).toBe(keys)
+    expect(t.db.query(`SELECT count(*) AS n FROM payment_proofs WHERE reference LIKE ?`).get(`tx:%${transaction.slice(2)}`)).toEqual({ n: 0 })
+  })
+
+  test('an authorization whose settlement failed here but landed on chain may pay once with its transaction hash', async () => {
+    const header = await signedHeader({ from: 2 })
+    const { payload } = JSON.parse(Buffer.from(header, 'base64').toString()) as { payload: { signature: Hex; authorization: Record<string, string> } }
+    const a = payload.authorization
+    // As if the facilitator broadcast it and then failed to answer: claimed, marked failed, mined.
+    const reference = `auth:${chain.chain.id}:${token.toLowerCase()}:${a.from!.toLowerCase()}:${a.nonce!.toLowerCase()}`
+    await t.deps.payments.claim({ reference, kind: 'authorization', purpose: 'status', network: chain.network, payer: a.from!.toLowerCase(), amount_atomic: a.value!, created_at: new Date(t.clock.now()).toISOString() })
+    await t.deps.payments.fail(reference)
+    const hash = await chain.wallet(0).writeContract({
+      address: token,
+      abi: tokenArtifact().abi as never,
+      functionName: 'transferWithAuthorization',
+      args: [a.from, a.to, BigInt(a.value!), BigInt(a.validAfter!), BigInt(a.validBefore!), a.nonce, payload.signature] as never,
+      account: chain.account(0),
+      chain: chain.chain,
+    })
+    await chain.publicClient.waitForTransactionReceipt({ hash })
+    const proof = { 'x-payment': JSON.stringify({ txHash: hash, network: chain.network }) }
+    expect((await status(proof)).status).toBe(200)
+    expect((await status(proof)).status).toBe(402)
   })
 
   test('one authorization sent five times at once is settled and served exactly once', async () => {
