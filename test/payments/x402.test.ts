@@ -65,13 +65,13 @@ function payingFetch(accountIndex: number, seen?: string[]) {
 const nowSeconds = () => Math.floor(t.clock.now() / 1000)
 
 /** A v2 Payment-Signature header signed by hand (for the attacks the official client never makes). */
-async function signedHeader(options: { from?: number; to?: Address; value?: string; validBefore?: number; tamper?: boolean; asset?: Address } = {}) {
+async function signedHeader(options: { from?: number; to?: Address; value?: string; validAfter?: number; validBefore?: number; tamper?: boolean; asset?: Address; accepted?: Record<string, unknown> } = {}) {
   const account = chain.account(options.from ?? 2)
   const authorization = {
     from: account.address,
     to: options.to ?? payTo,
     value: options.value ?? '1000',
-    validAfter: String(nowSeconds() - 60),
+    validAfter: String(options.validAfter ?? nowSeconds() - 60),
     validBefore: String(options.validBefore ?? nowSeconds() + 300),
     nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
   }
@@ -83,7 +83,7 @@ async function signedHeader(options: { from?: number; to?: Address; value?: stri
   })
   const payload = {
     x402Version: 2,
-    accepted: { scheme: 'exact', network: chain.network, amount: '1000', asset: options.asset ?? token, payTo, maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' } },
+    accepted: { scheme: 'exact', network: chain.network, amount: '1000', asset: options.asset ?? token, payTo, maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' }, ...options.accepted },
     payload: { signature, authorization: options.tamper ? { ...authorization, value: '999999' } : authorization },
   }
   return Buffer.from(JSON.stringify(payload)).toString('base64')
@@ -195,6 +195,10 @@ describe('x402 with the official client and facilitator', () => {
     ['too little', () => signedHeader({ value: '999' }), 'PAYMENT_INSUFFICIENT'],
     ['an expired authorization', () => signedHeader({ validBefore: nowSeconds() - 1 }), 'PAYMENT_EXPIRED'],
     ['another token', () => signedHeader({ asset: otherToken }), 'PAYMENT_WRONG_ASSET'],
+    ['an authorization not valid yet', () => signedHeader({ validAfter: nowSeconds() + 120 }), 'PAYMENT_NOT_YET_VALID'],
+    ['an authorization about to lapse (settlement would not fit)', () => signedHeader({ validBefore: nowSeconds() + 2 }), 'PAYMENT_EXPIRED'],
+    ['another scheme', () => signedHeader({ accepted: { scheme: 'upto' } }), 'PAYMENT_WRONG_SCHEME'],
+    ['another network', () => signedHeader({ accepted: { network: 'eip155:8453' } }), 'PAYMENT_WRONG_NETWORK'],
   ]
   for (const [name, make, code] of refusals) {
     test(`${name} → 402 ${code}, without asking the facilitator`, async () => {
