@@ -69,7 +69,7 @@ describe('Paddle-Signature', () => {
     const text = JSON.stringify(body)
     const missing = await t.json('/webhooks/paddle', { method: 'POST', body: text })
     expect(missing).toMatchObject({ status: 400, body: { error: 'SIGNATURE_REQUIRED' } })
-    for (const signature of [sign(text, 'not-the-secret-at-all'), sign(text + 'x'), sign(text, SECRET, Math.floor(t.clock.now() / 1000) - 301), 'ts=abc;h1=zz']) {
+    for (const signature of [sign(text, 'not-the-secret-at-all'), sign(text + 'x'), sign(text, SECRET, Math.floor(t.clock.now() / 1000) - 301), sign(text, SECRET, Math.floor(t.clock.now() / 1000) + 301), 'ts=abc;h1=zz']) {
       expect(await deliver(body, signature)).toMatchObject({ status: 401, body: { error: 'INVALID_SIGNATURE' } })
     }
     expect(t.db.query('SELECT count(*) AS n FROM paddle_events').get()).toEqual({ n: 0 })
@@ -146,6 +146,8 @@ describe('events', () => {
     expect(keyOf(accountId).status).toBe('suspended')
     expect(await deliver(event('subscription.updated', { id: 'sub_001', status: 'active' }, at(20)))).toMatchObject({ body: { outcome: 'applied' } })
     expect(keyOf(accountId).status).toBe('active')
+    expect(await deliver(event('subscription.updated', { id: 'sub_001', status: 'paused' }, at(25)))).toMatchObject({ body: { outcome: 'applied' } })
+    expect(keyOf(accountId).status).toBe('suspended')
     expect(await deliver(event('subscription.canceled', { id: 'sub_001', status: 'canceled' }, at(40)))).toMatchObject({ body: { outcome: 'applied' } })
     // Arrives late: occurred before the cancellation, so it must not reactivate the key.
     expect(await deliver(event('subscription.updated', { id: 'sub_001', status: 'active' }, at(30)))).toMatchObject({ body: { outcome: 'stale' } })
