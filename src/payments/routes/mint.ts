@@ -60,6 +60,7 @@ export function mintRoutes(deps: AppDeps) {
         return issued
       })
       if (!result.spent) throw new ApiError(409, 'TX_ALREADY_USED', 'this transaction was already used to mint a key')
+      if (email) deps.mail.wake()
       deps.log.info('key minted', { tier, key_prefix: result.granted.key.slice(0, 17), periods })
       return { api_key: result.granted.key, tier, daily_limit: plan.dailyLimit, expires_at: expiresAt, email_sent: email !== null }
     },
