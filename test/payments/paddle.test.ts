@@ -154,7 +154,7 @@ describe('events', () => {
     expect(keyOf(accountId).status).toBe('cancelled')
   })
 
-  test('a renewal (a new completed transaction of the same subscription) makes no second key; the cancellation stops the one key', async () => {
+  test('a renewal (a new completed transaction of the same subscription) or an upgrade makes no second key (the plan follows); the cancellation stops the one key', async () => {
     const bought = purchase(PRICES.PADDLE_PRICE_BUILDER, { subscription_id: 'sub_renew' })
     await deliver(bought)
     const accountId = accountOfTransaction(bought.data.id as string)
@@ -164,6 +164,11 @@ describe('events', () => {
     expect(await deliver(renewal)).toMatchObject({ status: 200, body: { outcome: 'applied' } })
     expect(accountOfTransaction(renewal.data.id as string)).toBe(accountId)
     expect([count('SELECT count(*) AS n FROM api_keys'), count('SELECT count(*) AS n FROM mail_outbox')]).toEqual([keys, mails])
+    // An upgrade within the subscription: the same key, on the plan now paid for.
+    const upgrade = purchase(PRICES.PADDLE_PRICE_PRO, { subscription_id: 'sub_renew', origin: 'subscription_update' })
+    expect(await deliver(upgrade)).toMatchObject({ status: 200, body: { outcome: 'applied' } })
+    expect(keyOf(accountId)).toMatchObject({ plan: 'pro', status: 'active' })
+    expect(count('SELECT count(*) AS n FROM api_keys')).toBe(keys)
     await deliver(event('subscription.canceled', { id: 'sub_renew', status: 'canceled' }, new Date(t.clock.now() + 1000).toISOString()))
     expect(keyOf(accountId).status).toBe('cancelled')
   })

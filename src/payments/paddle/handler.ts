@@ -15,6 +15,7 @@ export interface PaddleAccountWrites {
   /** Creates a key; returns the account id and the key text (shown nowhere but the e-mail). */
   issueKey(options: { plan: Plan; keyClass: KeyClass; email: string; creditBalance: number; now: number }): { accountId: number; key: string }
   setStatus(accountId: number, status: AccountStatus): void
+  setPlan(accountId: number, plan: Plan): void
   /** Stores the e-mail carrying a new key in the outbox (sent by the mail job after commit). */
   enqueueKeyMail(options: { to: string; key: string; product: PaddleProduct; now: number }): void
 }
@@ -43,8 +44,11 @@ export function paddleEventHandler(db: Database, writes: PaddleAccountWrites, pr
     if (sql.accountOfTransaction(purchase.transactionId) !== null) return { outcome: 'duplicate' }
     const linked = purchase.subscriptionId ? sql.subscription(purchase.subscriptionId)?.account_id ?? null : null
     if (linked !== null) {
-      // A renewal (Paddle completes a new transaction every billing period): the subscription's
-      // key goes on; a second key would escape a later cancellation.
+      // A renewal (Paddle completes a new transaction every billing period) or a change of plan
+      // within the subscription: the subscription's key goes on, on the plan now paid for; a
+      // second key would escape a later cancellation.
+      const paid = PRODUCT_GRANTS[purchase.product]
+      if (paid.keyClass === 'paid') writes.setPlan(linked, paid.plan)
       sql.recordTransaction(purchase.transactionId, linked, purchase.product, new Date(now).toISOString())
       return { outcome: 'applied', accountId: linked }
     }
