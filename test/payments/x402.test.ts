@@ -295,8 +295,11 @@ describe('GET /x402', () => {
     expect(first.n).toBeGreaterThan(0)
   })
 
-  test('without X402_PAY_TO: not x402-compatible, no facilitator, no first payment', async () => {
+  test('without X402_PAY_TO: not x402-compatible, no facilitator, no first payment; the 402 says payments are not configured', async () => {
     const bare = makeTestApp()
+    const refused = await bare.json('/v5/status?mic=XNYS')
+    expect(refused).toMatchObject({ status: 402, body: { error: 'PAYMENT_REQUIRED', accepts: [], payTo: null, x402Version: 2 } })
+    expect(refused.body.message).toContain('not configured')
     expect((await bare.json('/x402')).body).toMatchObject({ x402_compatible: false, pay_to: null, facilitator: null, first_payment_at: null, payment_count: 0 })
   })
 })
