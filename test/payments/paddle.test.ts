@@ -101,6 +101,16 @@ describe('events', () => {
     expect(t.db.query('SELECT count(*) AS n FROM api_keys').get()).toEqual(keysBefore)
   })
 
+  test('the same notification delivered three times at once (Paddle retries) makes one key and one mail', async () => {
+    const body = purchase(PRICES.PADDLE_PRICE_BUILDER, { custom_data: null, customer_id: 'ctm_concurrent1' })
+    const count = (sql: string) => (t.db.query(sql).get() as { n: number }).n
+    const [keys, mails] = [count('SELECT count(*) AS n FROM api_keys'), count('SELECT count(*) AS n FROM mail_outbox')]
+    const answers = await Promise.all([1, 2, 3].map(() => deliver(body)))
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200])
+    expect(answers.map((answer) => answer.body.outcome).sort()).toEqual(['applied', 'duplicate', 'duplicate'])
+    expect([count('SELECT count(*) AS n FROM api_keys'), count('SELECT count(*) AS n FROM mail_outbox')]).toEqual([keys + 1, mails + 1])
+  })
+
   test('each price buys its plan: credits → a credit key with 1,000 credits; custody prices → Evidence keys', async () => {
     const expected: [string, Record<string, unknown>][] = [
       [PRICES.PADDLE_PRICE_CREDITS, { class: 'credit', credit_balance: 1000 }],
