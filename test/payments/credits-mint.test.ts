@@ -6,6 +6,7 @@ import { startChain, type LocalChain } from '../helpers/chain'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
 import { creditsFor } from '../../src/payments/credits'
+import { MINT_PERIOD_DAYS, MINT_TIERS } from '../../src/payments/routes/mint'
 
 let chain: LocalChain
 let token: Address
@@ -81,6 +82,19 @@ describe('POST /v5/x402/mint', () => {
     expect(Date.parse(minted.body.expires_at) - t.clock.now()).toBe(30 * 86_400_000)
     expect((await t.json('/v5/status', { headers: { 'x-oracle-key': minted.body.api_key } })).status).toBe(200)
     expect(await mint({ tx_hash: hash, tier: 'builder' })).toMatchObject({ status: 409, body: { error: 'TX_ALREADY_USED' } })
+  })
+
+  test('198 USDC buys two 30-day periods; the key then stops (402 KEY_EXPIRED)', async () => {
+    const hash = await chain.transfer(token, 1, payTo, String(2 * Number(MINT_TIERS.builder.priceUsdc)))
+    const minted = await mint({ tx_hash: hash, tier: 'builder' })
+    expect(Date.parse(minted.body.expires_at) - t.clock.now()).toBe(2 * MINT_PERIOD_DAYS * 86_400_000)
+    const later = 2 * MINT_PERIOD_DAYS * 86_400_000 + 1000
+    t.clock.advance(later)
+    try {
+      expect(await t.json('/v5/status', { headers: { 'x-oracle-key': minted.body.api_key } })).toMatchObject({ status: 402, body: { error: 'KEY_EXPIRED' } })
+    } finally {
+      t.clock.advance(-later)
+    }
   })
 
   test('with an e-mail address the minted key is also queued for mail in the same transaction', async () => {
