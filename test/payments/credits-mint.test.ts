@@ -59,6 +59,16 @@ describe('POST /v5/credits/purchase and GET /v5/credits/balance', () => {
     expect(balances.sort()).toEqual([0, 100])
   })
 
+  test('a key that never spends credits (builder, sandbox) is refused with 403 before the transfer is spent', async () => {
+    const hash = await chain.transfer(token, 2, payTo, '0.09')
+    for (const plan of ['builder', 'sandbox'] as const) {
+      const { key } = await issueKey(t.deps.accounts, { plan, now: new Date(t.clock.now()) })
+      expect(await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(hash) } })).toMatchObject({ status: 403, body: { error: 'CREDITS_NOT_USABLE' } })
+    }
+    const free = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
+    expect(await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': free.key, 'x-payment': proofHeader(hash) } })).toMatchObject({ status: 200, body: { credits_added: 100 } })
+  })
+
   test('no key 401; no payment 402; a payment below the smallest pack 402 PAYMENT_INSUFFICIENT', async () => {
     expect((await t.json('/v5/credits/purchase', { method: 'POST' })).status).toBe(401)
     const { key } = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
