@@ -36,7 +36,7 @@ describe('credit packs', () => {
 
 describe('POST /v5/credits/purchase and GET /v5/credits/balance', () => {
   test('credits come from what was paid on chain, not from what the client declares', async () => {
-    const { key } = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
+    const { key, account } = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
     const hash = await chain.transfer(token, 1, payTo, '0.89')
     const bought = await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(hash, '800') } })
     expect(bought.status).toBe(200)
@@ -46,6 +46,9 @@ describe('POST /v5/credits/purchase and GET /v5/credits/balance', () => {
     expect(Date.parse(balance.body.last_purchased)).toBe(t.clock.now())
     const ledger = t.db.query('SELECT delta, kind FROM credit_ledger').all()
     expect(ledger).toEqual([{ delta: 1100, kind: 'grant' }])
+    // A credit given back later (a request that failed after its debit) is not a purchase.
+    t.deps.creditLedger.record(account.id, 1, 'grant', 'refund:/v5/status', new Date(t.clock.now() + 60_000).toISOString())
+    expect((await t.json('/v5/credits/balance', { headers: { 'x-oracle-key': key } })).body.last_purchased).toBe(balance.body.last_purchased)
   })
 
   test('one transaction hash sent by two keys at once buys credits exactly once', async () => {
