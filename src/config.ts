@@ -195,6 +195,8 @@ export function loadConfig(env: Env = process.env): Config {
   const smtpUrl = get<string | undefined>('SMTP_URL') ?? null
   const mailFrom = get<string | undefined>('MAIL_FROM') ?? null
   if (smtpUrl && !mailFrom) throw new ConfigError('MAIL_FROM', 'required when SMTP_URL is set')
+  // The default token is USDC on Base mainnet: on another chain that address is no token at all.
+  if (get('X402_PAY_TO') && get('X402_NETWORK') !== CONFIG_VARIABLES.X402_NETWORK.default && !env.X402_ASSET) throw new ConfigError('X402_ASSET', 'required when X402_NETWORK is not Base mainnet (the default is USDC on Base)')
   const localIssuer = /^(localhost|127\.0\.0\.1)(:\d+)?$/.test(issuer)
   const clientIpHeader = get<string>('CLIENT_IP_HEADER')
   const port = get<number>('PORT')

@@ -31,6 +31,8 @@ describe('payment configuration', () => {
     ['PADDLE_WEBHOOK_SECRET', { PADDLE_WEBHOOK_SECRET: 'short' }],
     ['PADDLE_API_URL', { PADDLE_API_URL: 'https://api.paddle.com/' }],
     ['PADDLE_PRICE_PRO', { PADDLE_PRICE_PRO: 'pro' }],
+    // Payments on another chain with the default token (USDC on Base mainnet) could never settle.
+    ['X402_ASSET', { X402_PAY_TO: `0x${'1'.repeat(40)}`, X402_NETWORK: 'eip155:84532' }],
   ]
   for (const [variable, env] of bad) {
     test(`a bad ${variable} stops the start (${JSON.stringify(env)})`, () => {
@@ -43,5 +45,7 @@ describe('payment configuration', () => {
     expect(config.paddle.webhookSecrets).toEqual(['pdl_ntfset_new_0123', 'pdl_ntfset_old_0123'])
     expect(config.x402.facilitatorUrl).toBe('https://x402.org/facilitator')
     expect(config.x402.network).toBe('eip155:84532')
+    const sepolia = loadConfig({ X402_PAY_TO: `0x${'1'.repeat(40)}`, X402_NETWORK: 'eip155:84532', X402_ASSET: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' })
+    expect(sepolia.x402.asset).toBe('0x036CbD53842c5426634e7929541eC2318f3dCF7e')
   })
 })
