@@ -47,7 +47,7 @@ export const CONFIG_VARIABLES = {
   HALT_FEED_FORMAT: { kind: 'string', default: 'rss', doc: '`rss` (Nasdaq Trader trade halts) or `json` (`{"exchanges":{"nyse":"open"|"closed"|"halted",…}}`)', schema: Type.Union([Type.Literal('rss'), Type.Literal('json')]) },
   HALT_FEED_INTERVAL: { kind: 'integer', default: '30', doc: 'seconds between halt-feed polls while XNYS or XNAS is in session', schema: Type.Integer({ minimum: 5, maximum: 3600 }) },
   X402_PAY_TO: { kind: 'string', doc: 'address that receives x402 payments; unset = the 402 body offers no payment option (use an API key)', schema: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }) },
-  X402_NETWORK: { kind: 'string', default: 'eip155:8453', doc: 'CAIP-2 chain of x402 payments (Base mainnet)', schema: Type.String({ pattern: '^[a-z0-9-]+:[A-Za-z0-9-]+$' }) },
+  X402_NETWORK: { kind: 'string', default: 'eip155:8453', doc: 'CAIP-2 id of the EVM chain of x402 payments, `eip155:<chain id>` (Base mainnet; Base Sepolia `eip155:84532`)', schema: Type.String({ pattern: '^eip155:[0-9]{1,12}$' }) },
   X402_ASSET: { kind: 'string', default: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', doc: 'token contract of x402 payments (USDC on Base)', schema: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }) },
   X402_ASSET_NAME: { kind: 'string', default: 'USD Coin', doc: "EIP-712 domain name of the x402 token (USDC: `USD Coin`)", schema: Type.String({ minLength: 1, maxLength: 100 }) },
   X402_ASSET_VERSION: { kind: 'string', default: '2', doc: 'EIP-712 domain version of the x402 token (USDC: `2`)', schema: Type.String({ minLength: 1, maxLength: 20 }) },
@@ -195,6 +195,8 @@ export function loadConfig(env: Env = process.env): Config {
   const smtpUrl = get<string | undefined>('SMTP_URL') ?? null
   const mailFrom = get<string | undefined>('MAIL_FROM') ?? null
   if (smtpUrl && !mailFrom) throw new ConfigError('MAIL_FROM', 'required when SMTP_URL is set')
+  // The default token is USDC on Base mainnet: on another chain that address is no token at all.
+  if (get('X402_PAY_TO') && get('X402_NETWORK') !== CONFIG_VARIABLES.X402_NETWORK.default && !env.X402_ASSET) throw new ConfigError('X402_ASSET', 'required when X402_NETWORK is not Base mainnet (the default is USDC on Base)')
   const localIssuer = /^(localhost|127\.0\.0\.1)(:\d+)?$/.test(issuer)
   const clientIpHeader = get<string>('CLIENT_IP_HEADER')
   const port = get<number>('PORT')

@@ -9,6 +9,8 @@ import { KEY_CLASSES, type AccountStatus, type KeyClass, type Plan } from './pla
 export interface SyncAccountWrites {
   issueKey(options: { plan: Plan; keyClass: KeyClass; email: string | null; creditBalance: number; now: number; expiresAt?: string | null }): { accountId: number; key: string }
   setStatus(accountId: number, status: AccountStatus): void
+  /** Moves a key to another plan (a subscription changed to another product). */
+  setPlan(accountId: number, plan: Plan): void
   /** Adds credits; returns the new balance. */
   grantCredits(accountId: number, credits: number): number
 }
@@ -20,6 +22,7 @@ export function sqliteSyncAccountWrites(db: Database): SyncAccountWrites {
   )
   const setStatus = db.query('UPDATE api_keys SET status = ? WHERE id = ?')
   const revokeTokens = db.query('DELETE FROM oauth_tokens WHERE account_id = ?')
+  const setPlan = db.query('UPDATE api_keys SET plan = ? WHERE id = ?')
   const grant = db.query('UPDATE api_keys SET credit_balance = credit_balance + ? WHERE id = ? RETURNING credit_balance')
   return {
     issueKey({ plan, keyClass, email, creditBalance, now, expiresAt = null }) {
@@ -31,6 +34,9 @@ export function sqliteSyncAccountWrites(db: Database): SyncAccountWrites {
       // Runs inside the caller's transaction; tokens die with their key (docs/accounts.md).
       setStatus.run(status, accountId)
       if (status !== 'active') revokeTokens.run(accountId)
+    },
+    setPlan(accountId, plan) {
+      setPlan.run(plan, accountId)
     },
     grantCredits(accountId, credits) {
       return (grant.get(credits, accountId) as { credit_balance: number }).credit_balance

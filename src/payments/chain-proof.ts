@@ -8,6 +8,8 @@ import { PaymentRefused, PaymentUnavailable } from './errors'
 import { chainIdOf } from './networks'
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
+/** EIP-3009: emitted by the token when a signed authorization is used (x402 settlements). */
+const AUTHORIZATION_USED = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)')
 
 export interface VerifiedTransfer {
   txHash: Hex
@@ -15,6 +17,11 @@ export interface VerifiedTransfer {
   /** Atomic units paid to this service in the transaction. */
   amount: bigint
   blockTime: number
+  /**
+   * The EIP-3009 authorizations (from, nonce) of the token this transaction used: a settlement
+   * of a signed x402 payment is already paid for under its authorization.
+   */
+  authorizations: { from: Hex; nonce: Hex }[]
 }
 
 const clients = new Map<string, PublicClient>()
@@ -74,5 +81,8 @@ export async function verifyTransfer(config: Config, proof: { txHash: Hex; netwo
     throw unavailable(error)
   }
   if (now - blockTime > x402.maxTxAgeSeconds * 1000) throw new PaymentRefused('PAYMENT_TOO_OLD', `mined at ${new Date(blockTime).toISOString()}; transfers must be at most ${x402.maxTxAgeSeconds} s old`)
-  return { txHash: proof.txHash, payer: ofAsset[0]!.args.from, amount, blockTime }
+  const authorizations = parseEventLogs({ abi: [AUTHORIZATION_USED], logs: receipt.logs, eventName: 'AuthorizationUsed' })
+    .filter((log) => log.address.toLowerCase() === asset)
+    .map((log) => ({ from: log.args.authorizer, nonce: log.args.nonce }))
+  return { txHash: proof.txHash, payer: ofAsset[0]!.args.from, amount, blockTime, authorizations }
 }

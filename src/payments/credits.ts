@@ -36,7 +36,8 @@ CREATE TRIGGER credit_ledger_no_delete BEFORE DELETE ON credit_ledger BEGIN SELE
 
 export function creditLedger(db: Database) {
   const insert = db.query('INSERT INTO credit_ledger (account_id, delta, kind, reference, created_at) VALUES (?, ?, ?, ?, ?)')
-  const lastGrant = db.query(`SELECT max(created_at) AS at FROM credit_ledger WHERE account_id = ? AND kind = 'grant'`)
+  // A credit given back after a failed request (reference `refund:…`) is not a purchase.
+  const lastGrant = db.query(`SELECT max(created_at) AS at FROM credit_ledger WHERE account_id = ? AND kind = 'grant' AND (reference IS NULL OR reference NOT LIKE 'refund:%')`)
   return {
     /** Synchronous: joins the caller's transaction. */
     record(accountId: number, delta: number, kind: 'grant' | 'debit', reference: string | null, at: string): void {

@@ -36,6 +36,7 @@ export interface PaymentContext {
 }
 
 const referenceOfTransaction = (config: Config, txHash: Hex) => `tx:${chainIdOf(config.x402.network)}:${txHash.toLowerCase()}`
+const referenceOfAuthorization = (config: Config, from: string, nonce: string) => `auth:${chainIdOf(config.x402.network)}:${config.x402.asset.toLowerCase()}:${from.toLowerCase()}:${nonce.toLowerCase()}`
 
 /** A refusal as the 402 answer, with the requirements so the client can pay again. */
 export function refusalAnswer(config: Config, context: PaymentContext, refusal: PaymentRefused): ApiError {
@@ -64,8 +65,10 @@ async function payWithAuthorization(deps: PaymentDeps, proof: PaymentProof & { k
   const price = BigInt(atomicAmount(context.price))
   const now = deps.clock.now()
   await checkAuthorization(config, proof, price, now)
+  // Before the claim: a server that cannot settle must not spend the client's authorization.
+  if (!config.x402.facilitatorUrl) throw new PaymentUnavailable('PAYMENTS_NOT_CONFIGURED', 'signed x402 payments need X402_FACILITATOR_URL on this server')
   const { authorization } = proof
-  const reference = `auth:${chainIdOf(config.x402.network)}:${config.x402.asset.toLowerCase()}:${authorization.from.toLowerCase()}:${authorization.nonce.toLowerCase()}`
+  const reference = referenceOfAuthorization(config, authorization.from, authorization.nonce)
   const claimed = await deps.payments.claim({ reference, kind: 'authorization', purpose: context.purpose, network: config.x402.network, payer: authorization.from.toLowerCase(), amount_atomic: authorization.value, created_at: new Date(now).toISOString() })
   if (!claimed) throw new PaymentRefused('PAYMENT_REPLAYED')
   const requirements = proof.x402Version === 2 ? v2Requirement(config, context.price) : v1Requirement(config, context.price, context.resourceUrl, context.description)
@@ -107,12 +110,16 @@ export async function verifiedTransferOf(deps: PaymentDeps, headers: Headers, mi
   return verifyTransfer(deps.config, proof, BigInt(atomicAmount(minimumUsdc)), deps.clock.now())
 }
 
-/** Records a verified transfer as spent and grants in the same transaction; once per hash. */
+/**
+ * Records a verified transfer as spent and grants in the same transaction; once per hash. A
+ * transaction that settled a signed payment this service claimed is refused: it was paid for.
+ */
 export async function spendTransfer<T>(deps: PaymentDeps, transfer: VerifiedTransfer, purpose: string, grant: () => T): Promise<{ spent: true; reference: string; granted: T } | { spent: false }> {
   const reference = referenceOfTransaction(deps.config, transfer.txHash)
   const result = await deps.payments.spendTransaction(
     { reference, kind: 'transaction', purpose, network: deps.config.x402.network, payer: transfer.payer.toLowerCase(), amount_atomic: transfer.amount.toString(), created_at: new Date(deps.clock.now()).toISOString() },
     grant,
+    transfer.authorizations.map(({ from, nonce }) => referenceOfAuthorization(deps.config, from, nonce)),
   )
   return result.spent ? { spent: true, reference, granted: result.granted } : { spent: false }
 }

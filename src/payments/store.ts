@@ -47,9 +47,11 @@ export interface PaymentStore {
   fail(reference: string): Promise<void>
   /**
    * Records a transaction proof as settled and runs `grant` in the same transaction; false (and
-   * nothing granted) when the hash was used before. Two concurrent callers: exactly one wins.
+   * nothing granted) when the hash was used before, or when one of `conflicts` (the references
+   * of the signed authorizations the transaction settled) is claimed or settled here. Two
+   * concurrent callers: exactly one wins.
    */
-  spendTransaction<T>(claim: ProofClaim, grant: () => T): Promise<{ spent: true; granted: T } | { spent: false }>
+  spendTransaction<T>(claim: ProofClaim, grant: () => T, conflicts?: readonly string[]): Promise<{ spent: true; granted: T } | { spent: false }>
   stats(): Promise<PaymentStats>
 }
 
@@ -61,6 +63,8 @@ export function sqlitePaymentStore(db: Database): PaymentStore {
   )
   const settle = db.query(`UPDATE payment_proofs SET state = 'settled', settlement_tx = ?, settled_at = ? WHERE reference = ? AND state = 'claimed'`)
   const fail = db.query(`UPDATE payment_proofs SET state = 'failed' WHERE reference = ? AND state = 'claimed'`)
+  // A failed authorization was never served: its transfer, if it landed anyway, may still pay.
+  const unfailed = db.query(`SELECT 1 AS used FROM payment_proofs WHERE reference = ? AND state <> 'failed'`)
   const stats = db.query(`SELECT count(*) AS settled, min(settled_at) AS first_settled_at, max(settled_at) AS last_settled_at FROM payment_proofs WHERE state = 'settled'`)
   const row = (claim: ProofClaim, state: 'claimed' | 'settled') => ({ ...claim, state, settled_at: state === 'settled' ? claim.created_at : null })
   return {
@@ -73,8 +77,9 @@ export function sqlitePaymentStore(db: Database): PaymentStore {
     async fail(reference) {
       fail.run(reference)
     },
-    async spendTransaction(claim, grant) {
+    async spendTransaction(claim, grant, conflicts = []) {
       return db.transaction(() => {
+        if (conflicts.some((reference) => unfailed.get(reference) !== null)) return { spent: false as const }
         if (insert.get(row(claim, 'settled')) === null) return { spent: false as const }
         return { spent: true as const, granted: grant() }
       }).immediate()

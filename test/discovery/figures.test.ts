@@ -94,7 +94,7 @@ describe('/v5/metrics/public', () => {
   })
 
   test('x402 payment count and last payment come from the payments log', async () => {
-    const t = makeTestApp({ env: { X402_PAY_TO: '0x' + '2'.repeat(40), X402_NETWORK: 'eip155:84532' } })
+    const t = makeTestApp({ env: { X402_PAY_TO: '0x' + '2'.repeat(40), X402_NETWORK: 'eip155:84532', X402_ASSET: '0x' + '3'.repeat(40) } })
     expect((await t.json('/v5/metrics/public')).body).toMatchObject({ x402_enabled: true, x402_network: 'eip155:84532', x402_payment_count: 0, last_payment_at: null })
     const claim = { kind: 'transaction' as const, purpose: 'status', network: 'eip155:84532', payer: null, amount_atomic: '1000' }
     await t.deps.payments.spendTransaction({ ...claim, reference: 'tx:0x01', created_at: '2026-03-02T14:00:00.000Z' }, () => null)

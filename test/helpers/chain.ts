@@ -68,11 +68,13 @@ export interface LocalChain {
   stop(): Promise<void>
 }
 
-export async function startChain(): Promise<LocalChain> {
+/** `chainId`: another id than anvil's (e.g. 84532, so that x402 v1, which names chains, can pay on it). */
+export async function startChain(options: { chainId?: number } = {}): Promise<LocalChain> {
+  const chainId = options.chainId ?? CHAIN_ID
   const port = freePort()
-  const child = Bun.spawn([ANVIL, '--host', '127.0.0.1', '--port', String(port), '--chain-id', String(CHAIN_ID), '--silent'], { stdout: 'ignore', stderr: 'pipe' })
+  const child = Bun.spawn([ANVIL, '--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'], { stdout: 'ignore', stderr: 'pipe' })
   const rpcUrl = `http://127.0.0.1:${port}`
-  const chain = defineChain({ id: CHAIN_ID, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } })
+  const chain = defineChain({ id: chainId, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } })
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient
   const deadline = Date.now() + 15_000
   for (;;) {
@@ -95,7 +97,7 @@ export async function startChain(): Promise<LocalChain> {
   return {
     rpcUrl,
     chain,
-    network: `eip155:${CHAIN_ID}`,
+    network: `eip155:${chainId}`,
     publicClient,
     account,
     wallet,

@@ -6,6 +6,7 @@ import { startChain, type LocalChain } from '../helpers/chain'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
 import { creditsFor } from '../../src/payments/credits'
+import { MINT_PERIOD_DAYS, MINT_TIERS } from '../../src/payments/routes/mint'
 
 let chain: LocalChain
 let token: Address
@@ -35,7 +36,7 @@ describe('credit packs', () => {
 
 describe('POST /v5/credits/purchase and GET /v5/credits/balance', () => {
   test('credits come from what was paid on chain, not from what the client declares', async () => {
-    const { key } = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
+    const { key, account } = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
     const hash = await chain.transfer(token, 1, payTo, '0.89')
     const bought = await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(hash, '800') } })
     expect(bought.status).toBe(200)
@@ -45,6 +46,9 @@ describe('POST /v5/credits/purchase and GET /v5/credits/balance', () => {
     expect(Date.parse(balance.body.last_purchased)).toBe(t.clock.now())
     const ledger = t.db.query('SELECT delta, kind FROM credit_ledger').all()
     expect(ledger).toEqual([{ delta: 1100, kind: 'grant' }])
+    // A credit given back later (a request that failed after its debit) is not a purchase.
+    t.deps.creditLedger.record(account.id, 1, 'grant', 'refund:/v5/status', new Date(t.clock.now() + 60_000).toISOString())
+    expect((await t.json('/v5/credits/balance', { headers: { 'x-oracle-key': key } })).body.last_purchased).toBe(balance.body.last_purchased)
   })
 
   test('one transaction hash sent by two keys at once buys credits exactly once', async () => {
@@ -56,6 +60,16 @@ describe('POST /v5/credits/purchase and GET /v5/credits/balance', () => {
     expect(answers.filter((answer) => answer.status === 402).every((answer) => answer.body.error === 'PAYMENT_REPLAYED')).toBe(true)
     const balances = await Promise.all([a, b].map(async ({ account }) => (await t.deps.accounts.findByHash(account.key_hash))!.credit_balance))
     expect(balances.sort()).toEqual([0, 100])
+  })
+
+  test('a key that never spends credits (builder, sandbox) is refused with 403 before the transfer is spent', async () => {
+    const hash = await chain.transfer(token, 2, payTo, '0.09')
+    for (const plan of ['builder', 'sandbox'] as const) {
+      const { key } = await issueKey(t.deps.accounts, { plan, now: new Date(t.clock.now()) })
+      expect(await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(hash) } })).toMatchObject({ status: 403, body: { error: 'CREDITS_NOT_USABLE' } })
+    }
+    const free = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
+    expect(await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': free.key, 'x-payment': proofHeader(hash) } })).toMatchObject({ status: 200, body: { credits_added: 100 } })
   })
 
   test('no key 401; no payment 402; a payment below the smallest pack 402 PAYMENT_INSUFFICIENT', async () => {
@@ -81,6 +95,19 @@ describe('POST /v5/x402/mint', () => {
     expect(Date.parse(minted.body.expires_at) - t.clock.now()).toBe(30 * 86_400_000)
     expect((await t.json('/v5/status', { headers: { 'x-oracle-key': minted.body.api_key } })).status).toBe(200)
     expect(await mint({ tx_hash: hash, tier: 'builder' })).toMatchObject({ status: 409, body: { error: 'TX_ALREADY_USED' } })
+  })
+
+  test('198 USDC buys two 30-day periods; the key then stops (402 KEY_EXPIRED)', async () => {
+    const hash = await chain.transfer(token, 1, payTo, String(2 * Number(MINT_TIERS.builder.priceUsdc)))
+    const minted = await mint({ tx_hash: hash, tier: 'builder' })
+    expect(Date.parse(minted.body.expires_at) - t.clock.now()).toBe(2 * MINT_PERIOD_DAYS * 86_400_000)
+    const later = 2 * MINT_PERIOD_DAYS * 86_400_000 + 1000
+    t.clock.advance(later)
+    try {
+      expect(await t.json('/v5/status', { headers: { 'x-oracle-key': minted.body.api_key } })).toMatchObject({ status: 402, body: { error: 'KEY_EXPIRED' } })
+    } finally {
+      t.clock.advance(-later)
+    }
   })
 
   test('with an e-mail address the minted key is also queued for mail in the same transaction', async () => {
@@ -114,6 +141,32 @@ describe('POST /v5/x402/mint', () => {
     const answer = await offline.json('/v5/x402/mint', { method: 'POST', body: JSON.stringify({ tx_hash: `0x${'ab'.repeat(32)}`, tier: 'builder' }) })
     expect(answer).toMatchObject({ status: 503, body: { error: 'CHAIN_RPC_UNAVAILABLE' } })
     expect((offline.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n).toBe(0)
+  })
+})
+
+describe('one transaction hash pays for one thing only', () => {
+  test('a hash spent on credits cannot mint a key, buy a sandbox key or pay a request; nothing more is granted', async () => {
+    const { key, account } = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
+    const hash = await chain.transfer(token, 1, payTo, '99')
+    const bought = await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(hash) } })
+    expect(bought.body.credits_added).toBe(creditsFor(99_000_000n))
+    const keys = (t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n
+    expect(await t.json('/v5/x402/mint', { method: 'POST', body: JSON.stringify({ tx_hash: hash, tier: 'builder' }) })).toMatchObject({ status: 409, body: { error: 'TX_ALREADY_USED' } })
+    const sandbox = await t.json('/v5/sandbox', { method: 'POST', headers: { 'x-payment': proofHeader(hash) }, body: '{}' })
+    expect(sandbox).toMatchObject({ status: 402, body: { error: 'PAYMENT_REPLAYED' } })
+    expect(await t.json('/v5/status?mic=XNYS', { headers: { 'x-payment': proofHeader(hash) } })).toMatchObject({ status: 402, body: { error: 'PAYMENT_REPLAYED' } })
+    expect(await t.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(hash) } })).toMatchObject({ status: 402, body: { error: 'PAYMENT_REPLAYED' } })
+    expect((t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n).toBe(keys)
+    expect((await t.deps.accounts.findByHash(account.key_hash))!.credit_balance).toBe(bought.body.credits_added)
+  })
+
+  test('the chain unreachable while buying credits → 503 and no credits', async () => {
+    const offline = makeTestApp({ now: new Date().toISOString(), env: { X402_PAY_TO: payTo, X402_NETWORK: chain.network, X402_ASSET: token, CHAIN_RPC_URL: 'http://127.0.0.1:9' } })
+    const { key, account } = await issueKey(offline.deps.accounts, { plan: 'free', now: new Date(offline.clock.now()) })
+    const answer = await offline.json('/v5/credits/purchase', { method: 'POST', headers: { 'x-oracle-key': key, 'x-payment': proofHeader(`0x${'cd'.repeat(32)}`) } })
+    expect(answer).toMatchObject({ status: 503, body: { error: 'CHAIN_RPC_UNAVAILABLE' } })
+    expect((await offline.deps.accounts.findByHash(account.key_hash))!.credit_balance).toBe(0)
+    expect(offline.db.query('SELECT count(*) AS n FROM credit_ledger').get()).toEqual({ n: 0 })
   })
 })
 

@@ -53,6 +53,19 @@ describe('Paddle purchase → e-mailed key', () => {
     expect((await t.json('/v5/account', { headers: { 'x-oracle-key': key } })).status).toBe(402)
   })
 
+  test('with the mail job running, the key is sent at once after the commit (not at the next 5 s round)', async () => {
+    const stop = t.deps.mail.start()
+    try {
+      await Bun.sleep(50) // the first round at start has passed
+      const before = smtp.received.length
+      expect((await deliver('transaction.completed', { id: 'txn_mail_3', status: 'completed', customer_id: 'ctm_mail', items: [{ price: { id: 'pri_buildermail' }, quantity: 1 }], custom_data: { email: 'prompt.buyer@example.com' } })).status).toBe(200)
+      const [mail] = (await smtp.waitFor(before + 1, 2000)).slice(before)
+      expect(mail!.to).toEqual(['prompt.buyer@example.com'])
+    } finally {
+      await stop()
+    }
+  })
+
   test('a credits purchase mails a credit key holding 1,000 credits', async () => {
     const before = smtp.received.length
     await deliver('transaction.completed', { id: 'txn_mail_2', status: 'completed', customer_id: 'ctm_mail', items: [{ price: { id: 'pri_creditsmail' }, quantity: 1 }], custom_data: { email: 'credits.buyer@example.com' } })

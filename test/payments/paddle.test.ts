@@ -69,7 +69,7 @@ describe('Paddle-Signature', () => {
     const text = JSON.stringify(body)
     const missing = await t.json('/webhooks/paddle', { method: 'POST', body: text })
     expect(missing).toMatchObject({ status: 400, body: { error: 'SIGNATURE_REQUIRED' } })
-    for (const signature of [sign(text, 'not-the-secret-at-all'), sign(text + 'x'), sign(text, SECRET, Math.floor(t.clock.now() / 1000) - 301), 'ts=abc;h1=zz']) {
+    for (const signature of [sign(text, 'not-the-secret-at-all'), sign(text + 'x'), sign(text, SECRET, Math.floor(t.clock.now() / 1000) - 301), sign(text, SECRET, Math.floor(t.clock.now() / 1000) + 301), 'ts=abc;h1=zz']) {
       expect(await deliver(body, signature)).toMatchObject({ status: 401, body: { error: 'INVALID_SIGNATURE' } })
     }
     expect(t.db.query('SELECT count(*) AS n FROM paddle_events').get()).toEqual({ n: 0 })
@@ -101,6 +101,16 @@ describe('events', () => {
     expect(t.db.query('SELECT count(*) AS n FROM api_keys').get()).toEqual(keysBefore)
   })
 
+  test('the same notification delivered three times at once (Paddle retries) makes one key and one mail', async () => {
+    const body = purchase(PRICES.PADDLE_PRICE_BUILDER, { custom_data: null, customer_id: 'ctm_concurrent1' })
+    const count = (sql: string) => (t.db.query(sql).get() as { n: number }).n
+    const [keys, mails] = [count('SELECT count(*) AS n FROM api_keys'), count('SELECT count(*) AS n FROM mail_outbox')]
+    const answers = await Promise.all([1, 2, 3].map(() => deliver(body)))
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200])
+    expect(answers.map((answer) => answer.body.outcome).sort()).toEqual(['applied', 'duplicate', 'duplicate'])
+    expect([count('SELECT count(*) AS n FROM api_keys'), count('SELECT count(*) AS n FROM mail_outbox')]).toEqual([keys + 1, mails + 1])
+  })
+
   test('each price buys its plan: credits → a credit key with 1,000 credits; custody prices → Evidence keys', async () => {
     const expected: [string, Record<string, unknown>][] = [
       [PRICES.PADDLE_PRICE_CREDITS, { class: 'credit', credit_balance: 1000 }],
@@ -113,6 +123,9 @@ describe('events', () => {
       expect((await deliver(body)).status).toBe(200)
       expect(keyOf(accountOfTransaction(body.data.id as string))).toMatchObject(fields)
     }
+    // The credits are in the ledger too, so the balance can be audited.
+    const creditKey = (t.db.query("SELECT account_id FROM paddle_transactions WHERE product = 'credits'").get() as { account_id: number }).account_id
+    expect(t.db.query('SELECT delta, kind, reference FROM credit_ledger WHERE account_id = ?').all(creditKey)).toEqual([{ delta: 1000, kind: 'grant', reference: expect.stringMatching(/^paddle:txn_/) }])
   })
 
   test('without custom_data.email the customer e-mail is fetched from the Paddle API', async () => {
@@ -143,9 +156,30 @@ describe('events', () => {
     expect(keyOf(accountId).status).toBe('suspended')
     expect(await deliver(event('subscription.updated', { id: 'sub_001', status: 'active' }, at(20)))).toMatchObject({ body: { outcome: 'applied' } })
     expect(keyOf(accountId).status).toBe('active')
+    expect(await deliver(event('subscription.updated', { id: 'sub_001', status: 'paused' }, at(25)))).toMatchObject({ body: { outcome: 'applied' } })
+    expect(keyOf(accountId).status).toBe('suspended')
     expect(await deliver(event('subscription.canceled', { id: 'sub_001', status: 'canceled' }, at(40)))).toMatchObject({ body: { outcome: 'applied' } })
     // Arrives late: occurred before the cancellation, so it must not reactivate the key.
     expect(await deliver(event('subscription.updated', { id: 'sub_001', status: 'active' }, at(30)))).toMatchObject({ body: { outcome: 'stale' } })
+    expect(keyOf(accountId).status).toBe('cancelled')
+  })
+
+  test('a renewal (a new completed transaction of the same subscription) or an upgrade makes no second key (the plan follows); the cancellation stops the one key', async () => {
+    const bought = purchase(PRICES.PADDLE_PRICE_BUILDER, { subscription_id: 'sub_renew' })
+    await deliver(bought)
+    const accountId = accountOfTransaction(bought.data.id as string)
+    const count = (sql: string) => (t.db.query(sql).get() as { n: number }).n
+    const [keys, mails] = [count('SELECT count(*) AS n FROM api_keys'), count('SELECT count(*) AS n FROM mail_outbox')]
+    const renewal = purchase(PRICES.PADDLE_PRICE_BUILDER, { subscription_id: 'sub_renew', origin: 'subscription_recurring' })
+    expect(await deliver(renewal)).toMatchObject({ status: 200, body: { outcome: 'applied' } })
+    expect(accountOfTransaction(renewal.data.id as string)).toBe(accountId)
+    expect([count('SELECT count(*) AS n FROM api_keys'), count('SELECT count(*) AS n FROM mail_outbox')]).toEqual([keys, mails])
+    // An upgrade within the subscription: the same key, on the plan now paid for.
+    const upgrade = purchase(PRICES.PADDLE_PRICE_PRO, { subscription_id: 'sub_renew', origin: 'subscription_update' })
+    expect(await deliver(upgrade)).toMatchObject({ status: 200, body: { outcome: 'applied' } })
+    expect(keyOf(accountId)).toMatchObject({ plan: 'pro', status: 'active' })
+    expect(count('SELECT count(*) AS n FROM api_keys')).toBe(keys)
+    await deliver(event('subscription.canceled', { id: 'sub_renew', status: 'canceled' }, new Date(t.clock.now() + 1000).toISOString()))
     expect(keyOf(accountId).status).toBe('cancelled')
   })
 
@@ -175,8 +209,10 @@ describe('POST /v5/checkout', () => {
 
   test('400 unknown plan; 405 other methods; 502 provider error; 503 not configured', async () => {
     expect(await t.json('/v5/checkout', { method: 'POST', body: JSON.stringify({ plan: 'platinum' }) })).toMatchObject({ status: 400, body: { error: 'INVALID_PLAN' } })
-    const get = await t.request('/v5/checkout')
-    expect(get.status).toBe(405)
+    for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']) {
+      const refused = await t.request('/v5/checkout', { method })
+      expect([method, refused.status, refused.headers.get('allow')]).toEqual([method, 405, 'OPTIONS, POST'])
+    }
     apiFailing = true
     try {
       expect(await t.json('/v5/checkout', { method: 'POST', body: JSON.stringify({ plan: 'pro' }) })).toMatchObject({ status: 502, body: { error: 'BILLING_PROVIDER_ERROR' } })

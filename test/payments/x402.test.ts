@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SLOW_SETUP_MS } from '../helpers/process'
 import { wrapFetchWithPaymentFromConfig, decodePaymentResponseHeader } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm'
-import { parseUnits, toHex, type Address } from 'viem'
-import { startChain, type LocalChain } from '../helpers/chain'
+import { parseUnits, toHex, type Address, type Hex } from 'viem'
+import { startChain, tokenArtifact, type LocalChain } from '../helpers/chain'
 import { startFacilitator, type TestFacilitator } from '../helpers/facilitator'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { verifyWithRegistry, type KeyRegistry } from '../helpers/verify'
@@ -65,13 +65,13 @@ function payingFetch(accountIndex: number, seen?: string[]) {
 const nowSeconds = () => Math.floor(t.clock.now() / 1000)
 
 /** A v2 Payment-Signature header signed by hand (for the attacks the official client never makes). */
-async function signedHeader(options: { from?: number; to?: Address; value?: string; validBefore?: number; tamper?: boolean; asset?: Address } = {}) {
+async function signedHeader(options: { from?: number; to?: Address; value?: string; validAfter?: number; validBefore?: number; tamper?: boolean; asset?: Address; accepted?: Record<string, unknown> } = {}) {
   const account = chain.account(options.from ?? 2)
   const authorization = {
     from: account.address,
     to: options.to ?? payTo,
     value: options.value ?? '1000',
-    validAfter: String(nowSeconds() - 60),
+    validAfter: String(options.validAfter ?? nowSeconds() - 60),
     validBefore: String(options.validBefore ?? nowSeconds() + 300),
     nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
   }
@@ -83,7 +83,7 @@ async function signedHeader(options: { from?: number; to?: Address; value?: stri
   })
   const payload = {
     x402Version: 2,
-    accepted: { scheme: 'exact', network: chain.network, amount: '1000', asset: options.asset ?? token, payTo, maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' } },
+    accepted: { scheme: 'exact', network: chain.network, amount: '1000', asset: options.asset ?? token, payTo, maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' }, ...options.accepted },
     payload: { signature, authorization: options.tamper ? { ...authorization, value: '999999' } : authorization },
   }
   return Buffer.from(JSON.stringify(payload)).toString('base64')
@@ -141,6 +141,45 @@ describe('x402 with the official client and facilitator', () => {
     expect(((await replay.json()) as { error: string }).error).toBe('PAYMENT_REPLAYED')
   })
 
+  test('the settlement transaction of a signed payment cannot pay again as an X-Payment txHash (status, sandbox key)', async () => {
+    const paid = await payingFetch(1)(`${base}/v5/batch?mics=XNYS`)
+    expect(paid.status).toBe(200)
+    const { transaction } = decodePaymentResponseHeader(paid.headers.get('payment-response')!)
+    const proof = { 'x-payment': JSON.stringify({ txHash: transaction, network: chain.network }) }
+    const keys = (t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n
+    for (const [path, init] of [
+      ['/v5/status?mic=XNYS', { headers: proof }],
+      ['/v5/sandbox', { method: 'POST', headers: proof }],
+    ] as const) {
+      const again = await fetch(`${base}${path}`, init)
+      expect([path, again.status, ((await again.json()) as { error: string }).error]).toEqual([path, 402, 'PAYMENT_REPLAYED'])
+    }
+    expect((t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n).toBe(keys)
+    expect(t.db.query(`SELECT count(*) AS n FROM payment_proofs WHERE reference LIKE ?`).get(`tx:%${transaction.slice(2)}`)).toEqual({ n: 0 })
+  })
+
+  test('an authorization whose settlement failed here but landed on chain may pay once with its transaction hash', async () => {
+    const header = await signedHeader({ from: 2 })
+    const { payload } = JSON.parse(Buffer.from(header, 'base64').toString()) as { payload: { signature: Hex; authorization: Record<string, string> } }
+    const a = payload.authorization
+    // As if the facilitator broadcast it and then failed to answer: claimed, marked failed, mined.
+    const reference = `auth:${chain.chain.id}:${token.toLowerCase()}:${a.from!.toLowerCase()}:${a.nonce!.toLowerCase()}`
+    await t.deps.payments.claim({ reference, kind: 'authorization', purpose: 'status', network: chain.network, payer: a.from!.toLowerCase(), amount_atomic: a.value!, created_at: new Date(t.clock.now()).toISOString() })
+    await t.deps.payments.fail(reference)
+    const hash = await chain.wallet(0).writeContract({
+      address: token,
+      abi: tokenArtifact().abi as never,
+      functionName: 'transferWithAuthorization',
+      args: [a.from, a.to, BigInt(a.value!), BigInt(a.validAfter!), BigInt(a.validBefore!), a.nonce, payload.signature] as never,
+      account: chain.account(0),
+      chain: chain.chain,
+    })
+    await chain.publicClient.waitForTransactionReceipt({ hash })
+    const proof = { 'x-payment': JSON.stringify({ txHash: hash, network: chain.network }) }
+    expect((await status(proof)).status).toBe(200)
+    expect((await status(proof)).status).toBe(402)
+  })
+
   test('one authorization sent five times at once is settled and served exactly once', async () => {
     const header = await signedHeader()
     const before = await balance(payTo)
@@ -156,6 +195,10 @@ describe('x402 with the official client and facilitator', () => {
     ['too little', () => signedHeader({ value: '999' }), 'PAYMENT_INSUFFICIENT'],
     ['an expired authorization', () => signedHeader({ validBefore: nowSeconds() - 1 }), 'PAYMENT_EXPIRED'],
     ['another token', () => signedHeader({ asset: otherToken }), 'PAYMENT_WRONG_ASSET'],
+    ['an authorization not valid yet', () => signedHeader({ validAfter: nowSeconds() + 120 }), 'PAYMENT_NOT_YET_VALID'],
+    ['an authorization about to lapse (settlement would not fit)', () => signedHeader({ validBefore: nowSeconds() + 2 }), 'PAYMENT_EXPIRED'],
+    ['another scheme', () => signedHeader({ accepted: { scheme: 'upto' } }), 'PAYMENT_WRONG_SCHEME'],
+    ['another network', () => signedHeader({ accepted: { network: 'eip155:8453' } }), 'PAYMENT_WRONG_NETWORK'],
   ]
   for (const [name, make, code] of refusals) {
     test(`${name} → 402 ${code}, without asking the facilitator`, async () => {
@@ -179,6 +222,16 @@ describe('x402 with the official client and facilitator', () => {
     } finally {
       facilitator.down = false
     }
+  })
+})
+
+describe('x402 without a facilitator', () => {
+  test('a valid signed payment → 503 PAYMENTS_NOT_CONFIGURED; the authorization is not spent', async () => {
+    const bare = makeTestApp({ now: new Date(t.clock.now()).toISOString(), env: { X402_PAY_TO: payTo, X402_NETWORK: chain.network, X402_ASSET: token, CHAIN_RPC_URL: chain.rpcUrl } })
+    const header = await signedHeader()
+    const answer = await bare.json('/v5/status?mic=XNYS', { headers: { 'payment-signature': header } })
+    expect(answer).toMatchObject({ status: 503, body: { error: 'PAYMENTS_NOT_CONFIGURED' } })
+    expect(bare.db.query('SELECT count(*) AS n FROM payment_proofs').get()).toEqual({ n: 0 })
   })
 })
 
@@ -227,5 +280,27 @@ describe('x402 with a transaction already sent (X-Payment txHash)', () => {
   test('an unknown hash → 402 PAYMENT_NOT_FOUND; another network → PAYMENT_WRONG_NETWORK', async () => {
     expect(((await (await status(proof(`0x${'12'.repeat(32)}`))).json()) as { error: string }).error).toBe('PAYMENT_NOT_FOUND')
     expect(((await (await status(proof(`0x${'12'.repeat(32)}`, { network: 'base' }))).json()) as { error: string }).error).toBe('PAYMENT_WRONG_NETWORK')
+  })
+})
+
+describe('GET /x402', () => {
+  test('the declaration comes from configuration and the payments log', async () => {
+    expect((await payingFetch(3)(`${base}/v5/status?mic=XNYS`)).status).toBe(200)
+    const declaration = (await (await fetch(`${base}/x402`)).json()) as Record<string, unknown>
+    expect(declaration).toMatchObject({ x402_compatible: true, network: chain.network, asset: token, pay_to: payTo, facilitator: facilitator.url, awesome_x402: null, foundation: 'https://www.x402.org' })
+    expect(declaration.discovery).toBe(`${t.config.publicBaseUrl}/v5/status`)
+    expect(Object.keys(declaration.payment_proof as object).sort()).toEqual(['Payment-Signature', 'X-Payment'])
+    // At least the payment above is settled: the first one is dated.
+    const first = t.db.query(`SELECT min(settled_at) AS at, count(*) AS n FROM payment_proofs WHERE state = 'settled'`).get() as { at: string; n: number }
+    expect(declaration).toMatchObject({ first_payment_at: first.at, payment_count: first.n })
+    expect(first.n).toBeGreaterThan(0)
+  })
+
+  test('without X402_PAY_TO: not x402-compatible, no facilitator, no first payment; the 402 says payments are not configured', async () => {
+    const bare = makeTestApp()
+    const refused = await bare.json('/v5/status?mic=XNYS')
+    expect(refused).toMatchObject({ status: 402, body: { error: 'PAYMENT_REQUIRED', accepts: [], payTo: null, x402Version: 2 } })
+    expect(refused.body.message).toContain('not configured')
+    expect((await bare.json('/x402')).body).toMatchObject({ x402_compatible: false, pay_to: null, facilitator: null, first_payment_at: null, payment_count: 0 })
   })
 })

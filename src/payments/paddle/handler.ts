@@ -1,18 +1,21 @@
 // Applying one verified Paddle notification: in one IMMEDIATE transaction the event id is
 // recorded (a redelivery finds it and changes nothing) and its effect applied — a key for a
-// completed purchase (stored hashed, its text only in the mail outbox), or the account status a
-// subscription event sets, unless a newer event for that subscription was applied already.
+// completed purchase (stored hashed, its text only in the mail outbox; a renewal of a subscription
+// that already has a key makes none), or the account status a subscription event sets, unless a
+// newer event for that subscription was applied already.
 import type { Database } from 'bun:sqlite'
 import type { AccountStatus, KeyClass, Plan } from '../../accounts/plans'
 import type { PaddleProduct } from '../../config'
 import { purchaseFrom, statusFromSubscriptionEvent, type CompletedPurchase, type PaddleEvent } from './events'
 import { paddleStatements } from './store'
+import { creditLedger } from '../credits'
 
 /** Account writes the handler needs, synchronous so they join its transaction. */
 export interface PaddleAccountWrites {
   /** Creates a key; returns the account id and the key text (shown nowhere but the e-mail). */
   issueKey(options: { plan: Plan; keyClass: KeyClass; email: string; creditBalance: number; now: number }): { accountId: number; key: string }
   setStatus(accountId: number, status: AccountStatus): void
+  setPlan(accountId: number, plan: Plan): void
   /** Stores the e-mail carrying a new key in the outbox (sent by the mail job after commit). */
   enqueueKeyMail(options: { to: string; key: string; product: PaddleProduct; now: number }): void
 }
@@ -35,12 +38,24 @@ export interface HandledEvent {
 
 export function paddleEventHandler(db: Database, writes: PaddleAccountWrites, prices: Partial<Record<PaddleProduct, string>>) {
   const sql = paddleStatements(db)
+  const ledger = creditLedger(db)
 
   const complete = (event: PaddleEvent, purchase: CompletedPurchase, email: string, now: number): HandledEvent => {
     if (sql.accountOfTransaction(purchase.transactionId) !== null) return { outcome: 'duplicate' }
+    const linked = purchase.subscriptionId ? sql.subscription(purchase.subscriptionId)?.account_id ?? null : null
+    if (linked !== null) {
+      // A renewal (Paddle completes a new transaction every billing period) or a change of plan
+      // within the subscription: the subscription's key goes on, on the plan now paid for; a
+      // second key would escape a later cancellation.
+      const paid = PRODUCT_GRANTS[purchase.product]
+      if (paid.keyClass === 'paid') writes.setPlan(linked, paid.plan)
+      sql.recordTransaction(purchase.transactionId, linked, purchase.product, new Date(now).toISOString())
+      return { outcome: 'applied', accountId: linked }
+    }
     const grant = PRODUCT_GRANTS[purchase.product]
     const { accountId, key } = writes.issueKey({ plan: grant.plan, keyClass: grant.keyClass, email, creditBalance: grant.credits, now })
     sql.recordTransaction(purchase.transactionId, accountId, purchase.product, new Date(now).toISOString())
+    if (grant.credits > 0) ledger.record(accountId, grant.credits, 'grant', `paddle:${purchase.transactionId}`, new Date(now).toISOString())
     writes.enqueueKeyMail({ to: email, key, product: purchase.product, now })
     if (purchase.subscriptionId) {
       // A subscription event that arrived before this purchase already says how the account stands.

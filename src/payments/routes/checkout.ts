@@ -2,7 +2,7 @@
 // to. 503 when billing is not configured, 502 when Paddle fails; other methods 405.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { ApiError, badRequest, jsonResponse } from '../../http/errors'
+import { ApiError, badRequest } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 
 const CHECKOUT_MAX_BODY_BYTES = 4096
@@ -12,8 +12,6 @@ import { BillingProviderError, createCheckout } from '../paddle/api'
 
 const PRODUCTS = Object.keys(PADDLE_PRICE_VARIABLES) as PaddleProduct[]
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/
-const notAllowed = () => jsonResponse({ error: 'METHOD_NOT_ALLOWED', message: 'start a checkout with POST {plan, email?}' }, 405, { allow: 'POST, OPTIONS' })
-const notAllowedDoc = { detail: { tags: ['payments'], summary: 'Not supported (POST only)', responses: responses({ 405: 'METHOD_NOT_ALLOWED' }) } }
 
 export function checkoutRoutes(deps: AppDeps) {
   return new Elysia({ name: 'payments-checkout' })
@@ -50,7 +48,5 @@ export function checkoutRoutes(deps: AppDeps) {
         },
       },
     )
-    .get('/v5/checkout', notAllowed, notAllowedDoc)
-    .put('/v5/checkout', notAllowed, notAllowedDoc)
-    .delete('/v5/checkout', notAllowed, notAllowedDoc)
+  // Every other method: 405 with `Allow: OPTIONS, POST` from the HTTP plugin (src/http/plugin.ts).
 }

@@ -3,6 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { API_KEY_HEADER, requireAccount } from '../../http/auth'
 import { responses } from '../../http/openapi'
+import { ApiError } from '../../http/errors'
 import { answeringPaymentErrors, spendTransfer, verifiedTransferOf } from '../service'
 import { PaymentRefused } from '../errors'
 import { CREDIT_PACKS, creditsFor } from '../credits'
@@ -15,6 +16,9 @@ export function creditRoutes(deps: AppDeps) {
       '/v5/credits/purchase',
       async ({ request }) => {
         const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER))
+        // Only free-plan keys (svc_free_, svc_crd_) ever spend credits; refused before the transfer
+        // is spent, so it can still buy credits for a key that uses them.
+        if (account.plan !== 'free') throw new ApiError(403, 'CREDITS_NOT_USABLE', `a ${account.plan} key never spends credits; buy them for a free or credit key (svc_free_, svc_crd_)`)
         const context = { resourceUrl: `${deps.config.publicBaseUrl}/v5/credits/purchase`, price: SMALLEST_PACK_USDC, description: 'Prepaid credits (1 credit = 1 request)', purpose: 'credits' }
         return answeringPaymentErrors(deps.config, context, async () => {
           const transfer = await verifiedTransferOf(deps, request.headers, SMALLEST_PACK_USDC)
@@ -38,7 +42,7 @@ export function creditRoutes(deps: AppDeps) {
             200: ['Credit purchase', t.Object({ credits_added: t.Integer(), new_balance: t.Integer(), tier: t.String(), paid_atomic: t.String() })],
             401: 'API_KEY_REQUIRED',
             402: 'PAYMENT_* (missing, insufficient, replayed, wrong recipient…) or ACCOUNT_INACTIVE',
-            403: 'INVALID_API_KEY',
+            403: 'INVALID_API_KEY, or CREDITS_NOT_USABLE: the key is not on the free plan (paid, sandbox and Evidence keys never spend credits)',
             503: 'PAYMENTS_NOT_CONFIGURED or CHAIN_RPC_UNAVAILABLE (nothing granted)',
           }),
         },

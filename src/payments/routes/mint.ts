@@ -10,8 +10,10 @@ import { PaymentRefused, PaymentUnavailable } from '../errors'
 import { verifyTransfer } from '../chain-proof'
 import { spendTransfer } from '../service'
 import { atomicAmount } from '../requirements'
+import { PAID_DAILY_LIMITS } from '../../accounts/plan-limits'
 
-export const MINT_TIERS = { builder: { priceUsdc: '99', dailyLimit: 50_000 }, pro: { priceUsdc: '299', dailyLimit: 200_000 } } as const
+/** Prices of spec 8; the daily limits are the ones metering enforces for the plan. */
+export const MINT_TIERS = { builder: { priceUsdc: '99', dailyLimit: PAID_DAILY_LIMITS.builder }, pro: { priceUsdc: '299', dailyLimit: PAID_DAILY_LIMITS.pro } } as const
 export const MINT_PERIOD_DAYS = 30
 export const MINT_MAX_PERIODS = 12
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/
@@ -58,6 +60,7 @@ export function mintRoutes(deps: AppDeps) {
         return issued
       })
       if (!result.spent) throw new ApiError(409, 'TX_ALREADY_USED', 'this transaction was already used to mint a key')
+      if (email) deps.mail.wake()
       deps.log.info('key minted', { tier, key_prefix: result.granted.key.slice(0, 17), periods })
       return { api_key: result.granted.key, tier, daily_limit: plan.dailyLimit, expires_at: expiresAt, email_sent: email !== null }
     },

@@ -44,6 +44,8 @@ export function paddleRoutes(deps: AppDeps) {
         }
       }
       const result = applyOnce(deps.paddleEvents, event, email, deps.clock.now())
+      // A new key's mail is committed: send it now rather than at the mail job's next round.
+      if (purchase && result.outcome === 'applied') deps.mail.wake()
       deps.log.info('paddle notification', { event_id: event.event_id, event_type: event.event_type, outcome: result.outcome })
       return { received: true, event_id: event.event_id, outcome: result.outcome }
     },
