@@ -187,6 +187,11 @@ describe('real responses match the declared schemas', () => {
       ['/v5/admin/overrides/XLON', admin, 'delete'],
       ['/v5/credits/balance', withKey],
       ['/mcp', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) }, 'post'],
+      ['/mcp', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }, 'post'],
+      ['/mcp', { headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' }, 'post'],
+      ['/mcp', { headers: { 'content-type': 'application/json', authorization: 'Bearer not-a-token' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) }, 'post'],
+      ['/mcp', { headers: { 'content-type': 'application/json', authorization: 'Basic dXNlcjpwYXNz' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) }, 'post'],
+      ['/mcp', {}, 'get'],
       ['/v1/witness/checkpoints?kid=k&session_id=s'],
     ]
     for (const [path, init, method] of checks) await conforms(path, init, method)
