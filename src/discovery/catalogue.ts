@@ -48,6 +48,10 @@ export function preTradeStack(deps: Pick<AppDeps, 'config'>) {
   }
 }
 
+/** When /v5/stack was deprecated, as RFC 9745 writes it in the Deprecation header: a structured-field date (@ and Unix seconds). */
+export const STACK_DEPRECATED_AT = '2026-11-23T00:00:00Z'
+export const stackDeprecationHeader = () => `@${Date.parse(STACK_DEPRECATED_AT) / 1000}`
+
 export const STACK_DEPRECATION = {
   note: '/v5/stack is deprecated: use /v5/pre-trade-stack, which answers the same payload without this envelope. It keeps answering during the deprecation window and may be removed in a future major version.',
   replacement: 'pre-trade-stack',

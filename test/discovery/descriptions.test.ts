@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { makeTestApp, tempDir } from '../helpers/app'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { REASON_CODES } from '../../src/market/safe-to-trade'
+import { STACK_DEPRECATED_AT } from '../../src/discovery/catalogue'
 
 describe('/v5/briefing', () => {
   test('a known day: NYSE session in UTC, Tokyo lunch break, weekend at the Saudi exchange, US DST change within 7 days', async () => {
@@ -61,7 +62,11 @@ describe('/v5/pre-trade-stack and /v5/stack', () => {
   test('/v5/stack wraps the same payload in _deprecated with Deprecation and successor Link headers', async () => {
     const t = makeTestApp()
     const stack = await t.request('/v5/stack')
-    expect(stack.headers.get('deprecation')).toBe('true')
+    // RFC 9745: a structured-field date (@ and Unix seconds), not the drafts' `true`; in the past.
+    const deprecation = stack.headers.get('deprecation') ?? ''
+    expect(deprecation).toMatch(/^@\d+$/)
+    expect(Number(deprecation.slice(1)) * 1000).toBe(Date.parse(STACK_DEPRECATED_AT))
+    expect(Number(deprecation.slice(1)) * 1000).toBeLessThanOrEqual(Date.now())
     expect(stack.headers.get('link')).toBe(`<${t.config.publicBaseUrl}/v5/pre-trade-stack>; rel="successor-version"`)
     const { _deprecated, ...payload } = (await stack.json()) as Record<string, unknown>
     expect(_deprecated).toMatchObject({ replacement_path: '/v5/pre-trade-stack' })
