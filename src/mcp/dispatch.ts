@@ -91,7 +91,8 @@ async function callTool(id: string | number, params: Record<string, unknown>, co
   if (typeof params.name !== 'string') return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, 'params.name (the tool name) is required')
   const tool = findTool(params.name)
   if (!tool) return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, `unknown tool: ${params.name}`)
-  const args = params.arguments ?? {}
+  // Absent arguments are {}; a present null is not an object and fails the schema like any other.
+  const args = params.arguments === undefined ? {} : params.arguments
   const problem = argumentProblem(tool, args)
   if (problem) return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, `invalid arguments for ${tool.name}: ${problem}`)
   const structured = context.version !== null && hasStructuredContent(context.version)

@@ -45,6 +45,29 @@ describe('JSON-RPC framing', () => {
     expect((await rpc(t, call(4, 'get_market_status', { mic: 7 }))).body.error.code).toBe(-32602)
   })
 
+  test('arguments that are not an object (null included) are -32602; a failure inside a tool that is not the spec\'s error object is -32603 with nothing leaked', async () => {
+    for (const args of [null, [], 'XNYS']) {
+      const { body } = await rpc(t, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'list_exchanges', arguments: args } })
+      expect(body.error.code).toBe(-32602)
+    }
+    const calendars = t.deps.calendars
+    t.deps.calendars = Object.assign(Object.create(calendars), {
+      snapshot: () => {
+        throw new Error('disk I/O error at /secret/path')
+      },
+    })
+    try {
+      const { status, body } = await rpc(t, [call(6, 'list_exchanges'), { jsonrpc: '2.0', id: 7, method: 'ping' }])
+      expect(status).toBe(200)
+      expect(body[0]).toEqual({ jsonrpc: '2.0', id: 6, error: { code: -32603, message: 'internal error' } })
+      // One failing request does not take the rest of the batch with it.
+      expect(body[1]).toEqual({ jsonrpc: '2.0', id: 7, result: {} })
+      expect(t.log.lines.some((line) => line.msg === 'tool endpoint: internal error')).toBe(true)
+    } finally {
+      t.deps.calendars = calendars
+    }
+  })
+
   test('initialize echoes each supported version and answers 2024-11-05 to any other', async () => {
     for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
       const { body } = await rpc(t, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } })
@@ -52,6 +75,9 @@ describe('JSON-RPC framing', () => {
       expect(body.result.capabilities).toEqual({ tools: { listChanged: false } })
       expect(body.result.serverInfo.name).toBe('openbell')
     }
+    // Stateless: no session is issued, so a client never has to send or resume one.
+    const { headers } = await rpc(t, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })
+    expect(headers.get('mcp-session-id')).toBeNull()
     const { body } = await rpc(t, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2099-01-01', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })
     expect(body.result.protocolVersion).toBe('2024-11-05')
   })
@@ -94,8 +120,8 @@ describe('JSON-RPC framing', () => {
     expect(plain.status).toBe(415)
   })
 
-  test('GET, DELETE and PUT answer 405 with Allow: POST; OPTIONS is a CORS preflight', async () => {
-    for (const method of ['GET', 'DELETE', 'PUT']) {
+  test('GET, DELETE, PUT and PATCH answer 405 with Allow: POST; OPTIONS is a CORS preflight', async () => {
+    for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
       const response = await t.request('/mcp', { method })
       expect(response.status).toBe(405)
       expect(response.headers.get('allow')).toContain('POST')
