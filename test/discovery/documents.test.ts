@@ -1,6 +1,7 @@
 // The documents agents read first: content types, caching, validity, and values from live sources.
 import { describe, expect, test } from 'bun:test'
-import { makeTestApp } from '../helpers/app'
+import { makeTestApp, tempDir } from '../helpers/app'
+import { SLOW_SETUP_MS, startService } from '../helpers/process'
 import { AGENT_METADATA_VERSION, agentMetadata } from '../../src/discovery/agent-metadata'
 import { TEXT_DOCUMENTS, TextDocuments, renderTemplate, documentValues } from '../../src/discovery/text-documents'
 import { TOOLS } from '../../src/mcp/tools'
@@ -71,6 +72,36 @@ describe('text documents', () => {
     expect(second.lastModified).toBe(first.lastModified + 5000)
   })
 
+  test('every document: its content type and caching headers; a 304 repeats the validators and caching', async () => {
+    const t = makeTestApp({ env: { SECURITY_CONTACT: 'mailto:security@bell.example' } })
+    const expected: [string, string, string][] = [
+      ['/robots.txt', 'text/plain; charset=utf-8', 'public, max-age=300'],
+      ['/llms.txt', 'text/plain; charset=utf-8', 'public, max-age=300'],
+      ['/llms-full.txt', 'text/plain; charset=utf-8', 'public, max-age=300'],
+      ['/SKILL.md', 'text/markdown; charset=utf-8', 'public, max-age=300'],
+      ['/.well-known/agent.json', 'application/json; charset=utf-8', 'public, max-age=300'],
+      ['/.well-known/security.txt', 'text/plain; charset=utf-8', 'public, max-age=86400'],
+      ['/openapi.json', 'application/json; charset=utf-8', 'public, max-age=300'],
+    ]
+    for (const [path, type, cache] of expected) {
+      const response = await t.request(path)
+      expect({ path, status: response.status, type: response.headers.get('content-type'), cache: response.headers.get('cache-control') }).toEqual({ path, status: 200, type, cache })
+    }
+    for (const path of Object.keys(TEXT_DOCUMENTS)) {
+      const response = await t.request(path)
+      const etag = response.headers.get('etag')!
+      expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
+      const again = await t.request(path, { headers: { 'if-none-match': `"other", ${etag}` } })
+      expect({ path, status: again.status }).toEqual({ path, status: 304 })
+      expect(again.headers.get('etag')).toBe(etag)
+      expect(again.headers.get('last-modified')).toBe(response.headers.get('last-modified'))
+      expect(again.headers.get('cache-control')).toBe('public, max-age=300')
+      // If-None-Match, when sent, decides alone (RFC 9110 13.2.2): a stale tag is a 200 even with a matching date.
+      const stale = await t.request(path, { headers: { 'if-none-match': '"other"', 'if-modified-since': response.headers.get('last-modified')! } })
+      expect({ path, status: stale.status }).toEqual({ path, status: 200 })
+    }
+  })
+
   test('robots.txt allows the API and keeps crawlers out of the operator endpoints', async () => {
     const text = await (await makeTestApp().request('/robots.txt')).text()
     expect(text).toMatch(/^User-agent: \*$/m)
@@ -129,4 +160,20 @@ describe('/.well-known/security.txt', () => {
   test('404 without a contact (a security.txt without Contact would be invalid)', async () => {
     expect((await makeTestApp().json('/.well-known/security.txt')).status).toBe(404)
   })
+
+  test('the service started without a contact warns at start-up and answers 404; with one, no warning and 200', async () => {
+    const warning = 'no SECURITY_CONTACT configured'
+    const without = await startService({ DATA_DIR: tempDir(), SECURITY_CONTACT: '' })
+    const withContact = await startService({ DATA_DIR: tempDir(), SECURITY_CONTACT: 'mailto:security@bell.example' })
+    try {
+      expect((await fetch(`${without.base}/.well-known/security.txt`)).status).toBe(404)
+      expect(without.output()).toContain(warning)
+      expect((await fetch(`${withContact.base}/.well-known/security.txt`)).status).toBe(200)
+      expect(withContact.output()).not.toContain(warning)
+    } finally {
+      without.process.kill()
+      withContact.process.kill()
+      await Promise.all([without.process.exited, withContact.process.exited])
+    }
+  }, SLOW_SETUP_MS)
 })
