@@ -85,6 +85,17 @@ describe('/v5/implementations and /v5/showcase', () => {
     expect(body.standards['MCP 2025-11-25']).toBeDefined()
   })
 
+  test('a standard that needs configuration is claimed only when it is configured (security.txt contact, x402 pay-to)', async () => {
+    const needing = ['RFC 9116', 'x402 v1', 'x402 v2', 'EIP-3009']
+    const bare = (await makeTestApp().json('/v5/implementations')).body
+    for (const id of needing) expect({ id, listed: id in bare.standards }).toEqual({ id, listed: false })
+    expect((await makeTestApp().json('/.well-known/security.txt')).status).toBe(404)
+    const t = makeTestApp({ env: { SECURITY_CONTACT: 'mailto:security@bell.example', X402_PAY_TO: '0x' + '3'.repeat(40) } })
+    const configured = (await t.json('/v5/implementations')).body
+    for (const id of needing) expect({ id, listed: id in configured.standards }).toEqual({ id, listed: true })
+    expect(configured.total_implementations).toBe(bare.total_implementations + needing.length)
+  })
+
   test('showcase is empty by default and lists the operator\'s file when it exists', async () => {
     expect((await makeTestApp().json('/v5/showcase')).body).toMatchObject({ entries: [], submit_url: null })
     const dir = tempDir()
