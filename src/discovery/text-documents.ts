@@ -49,6 +49,8 @@ export function documentValues(deps: Pick<AppDeps, 'config' | 'calendars'>): Rec
     status_price: config.x402.statusPrice,
     batch_price: config.x402.batchPrice,
     x402_network: config.x402.network,
+    // Payments are claimed only where they are taken: without X402_PAY_TO a 402 offers no way to pay.
+    x402_state: config.x402.payTo ? 'enabled on this server' : 'not configured on this server: use a key',
     mcp_tools: TOOLS.map((tool) => tool.name).join(', '),
     mcp_versions: SUPPORTED_PROTOCOL_VERSIONS.join(', '),
   }

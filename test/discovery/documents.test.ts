@@ -20,6 +20,16 @@ describe('text documents', () => {
     expect(() => renderTemplate('{{nope}}', {})).toThrow(/unknown value/)
   })
 
+  test('x402 payment is offered as available only where X402_PAY_TO is set', () => {
+    const bare = makeTestApp()
+    const paying = makeTestApp({ env: { X402_PAY_TO: '0x' + '5'.repeat(40) } })
+    for (const [path, { template }] of Object.entries(TEXT_DOCUMENTS)) {
+      if (!template.includes('x402')) continue
+      expect({ path, says: renderTemplate(template, documentValues(bare.deps)).includes('not configured on this server') }).toEqual({ path, says: true })
+      expect({ path, says: renderTemplate(template, documentValues(paying.deps)).includes('not configured on this server') }).toEqual({ path, says: false })
+    }
+  })
+
   test('llms.txt has the llmstxt.org layout: one H1, a blockquote summary, H2 sections of link lists', async () => {
     const t = makeTestApp()
     const response = await t.request('/llms.txt')
