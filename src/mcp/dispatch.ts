@@ -2,6 +2,8 @@
 // Stateless: nothing is remembered between HTTP requests (no Mcp-Session-Id is issued).
 import type { AppDeps } from '../deps'
 import { ApiError } from '../http/errors'
+import { SUPPORTED_MICS } from '../calendar/mics'
+import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import {
   JSONRPC_ERRORS,
   classify,
@@ -18,7 +20,7 @@ import { argumentProblem, findTool, toolList, toolResult, type ToolCaller } from
 export const SERVER_NAME = 'openbell'
 
 const INSTRUCTIONS =
-  'Signed market-state receipts for 28 exchanges. Call get_market_status before acting: a receipt is valid for 60 seconds, ' +
+  `Signed market-state receipts for ${SUPPORTED_MICS.length} exchanges. Call get_market_status before acting: a receipt is valid for ${RECEIPT_TTL_SECONDS} seconds, ` +
   'UNKNOWN means treat the market as CLOSED, and the Ed25519 signature verifies offline with the key at /v5/keys ' +
   '(or with verify_receipt). get_market_schedule is the unsigned calendar view.'
 
