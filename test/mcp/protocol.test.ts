@@ -3,6 +3,7 @@ import { describe, expect, test } from 'bun:test'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH } from '../../src/mcp/routes'
 import { AnonymousAllowance } from '../../src/mcp/allowance'
+import { Signer } from '../../src/crypto/signer'
 
 const post = (t: TestApp, body: string, headers: Record<string, string> = {}) =>
   t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
@@ -153,6 +154,18 @@ describe('anonymous allowance and usage counts', () => {
     expect((await rpc(t, call(1, 'get_market_status'), { 'x-test-ip': '198.51.100.1' })).body.result.isError).toBeUndefined()
     t.clock.advance(24 * 3600_000)
     expect((await rpc(t, call(1, 'get_market_status'), { 'x-test-ip': '203.0.113.7' })).body.result.isError).toBeUndefined()
+  })
+
+  test('a status call that signs nothing (signer offline) does not use the anonymous allowance', async () => {
+    const t = makeTestApp({ signer: Signer.offline('test: key file unreadable'), env: { MCP_ANON_DAILY_LIMIT: '2', CLIENT_IP_HEADER: 'x-test-ip' } })
+    for (let i = 0; i < 4; i++) {
+      const { body } = await rpc(t, call(i, 'get_market_status', { mic: 'XNYS' }), { 'x-test-ip': '203.0.113.8' })
+      expect(body.result.isError).toBe(true)
+      expect(JSON.parse(body.result.content[0].text)).toMatchObject({ error: 'CRITICAL_FAILURE' })
+    }
+    // The whole allowance is still there once signing is back.
+    const hash = await t.deps.mcpUsage.clientHash('203.0.113.8')
+    expect(await Promise.all([t.deps.mcpAllowance.take(hash, 2), t.deps.mcpAllowance.take(hash, 2), t.deps.mcpAllowance.take(hash, 2)])).toEqual([true, true, false])
   })
 
   test('used allowance survives a restart once written behind (a new allowance over the same store)', async () => {
