@@ -51,8 +51,13 @@ describe('text documents', () => {
     expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
     const body = await response.text()
     const front = /^---\n([\s\S]*?)\n---\n/.exec(body)![1]!
-    expect(front).toMatch(/^name: [a-z0-9-]+$/m)
-    expect(front).toMatch(/^description: .{40,}$/m)
+    // Agent Skills limits: name lowercase letters, digits and hyphens, at most 64; description at most 1024.
+    expect(front).toMatch(/^name: [a-z0-9-]{1,64}$/m)
+    expect(front).toMatch(/^description: .{40,1024}$/m)
+    // And it is YAML a parser reads as exactly those two strings (an unquoted ': ' would break it).
+    const parsed = Bun.YAML.parse(front) as Record<string, unknown>
+    expect(Object.keys(parsed)).toEqual(['name', 'description'])
+    expect(typeof parsed.description).toBe('string')
     const etag = response.headers.get('etag')!
     expect(etag).toBe(`"${sha256Hex(body).slice(0, 32)}"`)
     const lastModified = response.headers.get('last-modified')!
