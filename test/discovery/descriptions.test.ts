@@ -34,6 +34,16 @@ describe('/v5/briefing', () => {
     expect((await t.json('/v5/briefing?date=2026-11-27')).body).toEqual(dayAfter)
   })
 
+  test('a date outside a calendar\'s coverage is unknown with no sessions (the weekly pattern is not a schedule)', async () => {
+    const t = makeTestApp({ now: '2026-03-06T12:00:00Z' })
+    const { body } = await t.json('/v5/briefing?date=1990-01-02')
+    const nyse = body.venues.find((venue: { mic: string }) => venue.mic === 'XNYS')
+    expect(nyse).toMatchObject({ state: 'unknown', sessions: [], lunch_break: null, closed_because: null, special_days: [] })
+    expect(nyse.reason).toContain('outside calendar coverage')
+    expect(body.unknown).toContain('XNYS')
+    expect(body.trading).not.toContain('XNYS')
+  })
+
   test('an operator override in force appears in today\'s live section', async () => {
     const t = makeTestApp({ now: '2026-03-06T15:00:00Z' })
     await t.deps.overrides.set({ mic: 'XLON', status: 'HALTED', reason: 'exchange outage', expires_at: '2026-03-06T18:00:00Z' }, 'test')
