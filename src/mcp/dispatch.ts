@@ -6,6 +6,7 @@ import { SUPPORTED_MICS } from '../calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import {
   JSONRPC_ERRORS,
+  argumentErrorsAsResults,
   classify,
   errorResponse,
   hasStructuredContent,
@@ -95,9 +96,15 @@ async function callTool(id: string | number, params: Record<string, unknown>, co
   if (!tool) return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, `unknown tool: ${params.name}`)
   // Absent arguments are {}; a present null is not an object and fails the schema like any other.
   const args = params.arguments === undefined ? {} : params.arguments
-  const problem = argumentProblem(tool, args)
-  if (problem) return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, `invalid arguments for ${tool.name}: ${problem}`)
+  // Not an object at all: the request itself is malformed (CallToolRequest), a protocol error in every version.
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, `invalid arguments for ${tool.name}: arguments must be an object`)
   const structured = context.version !== null && hasStructuredContent(context.version)
+  const problem = argumentProblem(tool, args)
+  if (problem) {
+    const message = `invalid arguments for ${tool.name}: ${problem}`
+    if (context.version !== null && argumentErrorsAsResults(context.version)) return resultResponse(id, toolResult({ error: 'INVALID_ARGUMENTS', message }, true, structured))
+    return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, message)
+  }
   try {
     const body = await tool.run(context.deps, args as Record<string, unknown>, context.caller)
     return resultResponse(id, toolResult(body, false, structured))

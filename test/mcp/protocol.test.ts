@@ -48,8 +48,10 @@ describe('JSON-RPC framing', () => {
 
   test('arguments that are not an object (null included) are -32602; a failure inside a tool that is not the spec\'s error object is -32603 with nothing leaked', async () => {
     for (const args of [null, [], 'XNYS']) {
-      const { body } = await rpc(t, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'list_exchanges', arguments: args } })
-      expect(body.error.code).toBe(-32602)
+      for (const version of ['2025-06-18', '2025-11-25']) {
+        const { body } = await rpc(t, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'list_exchanges', arguments: args } }, { 'mcp-protocol-version': version })
+        expect(body.error.code).toBe(-32602)
+      }
     }
     const calendars = t.deps.calendars
     t.deps.calendars = Object.assign(Object.create(calendars), {
@@ -67,6 +69,17 @@ describe('JSON-RPC framing', () => {
     } finally {
       t.deps.calendars = calendars
     }
+  })
+
+  test('arguments that fail the schema: -32602 up to 2025-06-18 (and without a version header), an isError result from 2025-11-25', async () => {
+    const bad = call(8, 'get_market_status', { mic: 7 })
+    for (const headers of [{}, { 'mcp-protocol-version': '2025-06-18' }] as Record<string, string>[]) expect((await rpc(t, bad, headers)).body.error.code).toBe(-32602)
+    const { body } = await rpc(t, bad, { 'mcp-protocol-version': '2025-11-25' })
+    expect(body.error).toBeUndefined()
+    expect(body.result.isError).toBe(true)
+    expect(body.result.structuredContent).toMatchObject({ error: 'INVALID_ARGUMENTS' })
+    // An unknown tool is a protocol error in every version.
+    expect((await rpc(t, call(9, 'nope'), { 'mcp-protocol-version': '2025-11-25' })).body.error.code).toBe(-32602)
   })
 
   test('initialize echoes each supported version and answers 2024-11-05 to any other', async () => {
