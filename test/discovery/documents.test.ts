@@ -8,6 +8,8 @@ import { TOOLS } from '../../src/mcp/tools'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
 import { sha256Hex } from '../../src/crypto/hash'
 import { loadConfig } from '../../src/config'
+import { SANDBOX_CALLS, SANDBOX_DAYS } from '../../src/accounts/plan-limits'
+import { SAMPLE_DOOR_PER_MINUTE } from '../../src/market/routes/safe-to-trade-shared'
 
 describe('text documents', () => {
   test('every template renders (no unknown placeholder is left) with the configured base URL', () => {
@@ -18,6 +20,11 @@ describe('text documents', () => {
       if (path !== '/robots.txt') expect(body).toContain('https://bell.example/')
     }
     expect(() => renderTemplate('{{nope}}', {})).toThrow(/unknown value/)
+    // Figures come from the constants that are enforced, not typed into the text.
+    const full = renderTemplate(TEXT_DOCUMENTS['/llms-full.txt'].template, documentValues(t.deps))
+    expect(full).toContain(`${SANDBOX_DAYS} days or ${SANDBOX_CALLS} calls`)
+    expect(full).toContain(`(${SAMPLE_DOOR_PER_MINUTE} per minute per address)`)
+    expect(TEXT_DOCUMENTS['/llms-full.txt'].template).not.toMatch(/\b(7 days|200 calls|60 per minute)\b/)
   })
 
   test('x402 payment is offered as available only where X402_PAY_TO is set', () => {
