@@ -14,6 +14,7 @@ import { cachedAccountStore } from './accounts/cache'
 import { OverrideService } from './market/overrides/service'
 import { sqliteOverrideStore } from './market/overrides/store'
 import { HaltMonitor } from './market/halts/monitor'
+import { SAMPLE_DOOR_PER_MINUTE } from './market/routes/safe-to-trade-shared'
 import { AuditLog } from './audit/log'
 import { sqliteAuditStore } from './audit/store'
 import { auditTrail, type AuditTrail } from './audit/trail'
@@ -52,7 +53,7 @@ export interface AppDeps {
   audit: AuditLog
   /** Day trees, the sealing job and the retention job of the audit trail. */
   auditTrail: AuditTrail
-  /** Per-address limiter of the public safe-to-trade sample door (60/min). */
+  /** Per-address limiter of the public safe-to-trade sample door (SAMPLE_DOOR_PER_MINUTE). */
   sampleDoorLimiter: RateLimiter
   witness: { store: WitnessStore; limiters: WitnessLimiters }
   /** Tool endpoint: anonymous allowance and usage counts (written behind once a second). */
@@ -98,7 +99,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     halts: new HaltMonitor(parts.config.haltFeed, { clock: parts.clock, log: parts.log, calendars: parts.calendars }),
     audit,
     auditTrail: auditTrail({ audit, signer: parts.signer, issuer: parts.config.issuer, clock: parts.clock, log: parts.log, retentionDays: parts.config.receiptRetentionDays }),
-    sampleDoorLimiter: new RateLimiter(60),
+    sampleDoorLimiter: new RateLimiter(SAMPLE_DOOR_PER_MINUTE),
     witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
     installation: sqliteInstallationStore(db),

@@ -48,6 +48,11 @@ function sessionsOverlapping(calendar: CompiledCalendar, from: number, to: numbe
 function venueDay(calendar: CompiledCalendar, from: number, to: number) {
   if (calendar.alwaysOpen) return { mic: calendar.mic, name: calendar.name, timezone: calendar.timezone, state: 'open_24_7', sessions: [{ open_utc: iso(from), close_utc: iso(to), rule: 'continuous', name: null }] }
   const covered = from >= calendar.coverageStart && to <= calendar.coverageEnd
+  if (!covered) {
+    // Outside coverage the calendar vouches for nothing: no sessions that only repeat the weekly pattern.
+    const reason = `outside calendar coverage (${calendar.coverageFrom} to ${calendar.coverageTo}): treat as CLOSED`
+    return { mic: calendar.mic, name: calendar.name, timezone: calendar.timezone, state: 'unknown', reason, sessions: [], lunch_break: null, closed_because: null, special_days: [] }
+  }
   const { sessions, plans } = sessionsOverlapping(calendar, from, to)
   const localDay = plans[1]!
   const lunch = lunchBreak(localDay)
@@ -56,11 +61,10 @@ function venueDay(calendar: CompiledCalendar, from: number, to: number) {
     mic: calendar.mic,
     name: calendar.name,
     timezone: calendar.timezone,
-    state: !covered ? 'unknown' : sessions.length ? 'trading' : 'closed',
-    ...(covered ? {} : { reason: `outside calendar coverage (${calendar.coverageFrom} to ${calendar.coverageTo}): treat as CLOSED` }),
+    state: sessions.length ? 'trading' : 'closed',
     sessions,
     lunch_break: lunch ? { start: formatLocalTime(lunch.start), end: formatLocalTime(lunch.end), local_date: localDay.date } : null,
-    closed_because: covered && !sessions.length ? (localDay.rule === 'weekend' ? 'weekend' : localDay.name ?? localDay.rule) : null,
+    closed_because: !sessions.length ? (localDay.rule === 'weekend' ? 'weekend' : localDay.name ?? localDay.rule) : null,
     special_days: special.map((plan) => ({ local_date: plan.date, rule: plan.rule, name: plan.name })),
   }
 }

@@ -48,27 +48,35 @@ export function preTradeStack(deps: Pick<AppDeps, 'config'>) {
   }
 }
 
+/** When /v5/stack was deprecated, as RFC 9745 writes it in the Deprecation header: a structured-field date (@ and Unix seconds). */
+export const STACK_DEPRECATED_AT = '2026-11-23T00:00:00Z'
+export const stackDeprecationHeader = () => `@${Date.parse(STACK_DEPRECATED_AT) / 1000}`
+
 export const STACK_DEPRECATION = {
   note: '/v5/stack is deprecated: use /v5/pre-trade-stack, which answers the same payload without this envelope. It keeps answering during the deprecation window and may be removed in a future major version.',
   replacement: 'pre-trade-stack',
   replacement_path: '/v5/pre-trade-stack',
 }
 
-/** Standards this service may implement, each with the route that exercises it. */
-const STANDARDS: Record<string, { name: string; path: string }> = {
+/** Configuration some standards need to be in force (security.txt answers 404 without a contact; payments need a pay-to address). */
+const needsContact = (config: AppDeps['config']) => config.securityContact !== null
+const needsX402 = (config: AppDeps['config']) => config.x402.payTo !== null
+
+/** Standards this service may implement, each with the route that exercises it (and the configuration it needs, if any). */
+const STANDARDS: Record<string, { name: string; path: string; configured?: (config: AppDeps['config']) => boolean }> = {
   'RFC 8032': { name: 'Ed25519 signatures (strict verification)', path: '/v5/verify' },
   'RFC 7517': { name: 'JSON Web Key Set', path: '/.well-known/jwks.json' },
   'RFC 7638': { name: 'JWK thumbprint as kid', path: '/.well-known/jwks.json' },
   'RFC 8785': { name: 'JSON canonicalization of witness checkpoints', path: '/v1/witness/checkpoints' },
   'RFC 6962': { name: 'Merkle tree hashing and audit paths of daily receipt digests', path: '/v5/audit/proof' },
-  'RFC 9116': { name: 'security.txt', path: '/.well-known/security.txt' },
+  'RFC 9116': { name: 'security.txt', path: '/.well-known/security.txt', configured: needsContact },
   'RFC 6749': { name: 'OAuth 2.0 client credentials grant', path: '/oauth/token' },
   'RFC 8414': { name: 'OAuth authorization server metadata', path: '/.well-known/oauth-authorization-server' },
   'RFC 9728': { name: 'OAuth protected resource metadata', path: '/.well-known/oauth-protected-resource' },
   'ISO 10383': { name: 'Market identifier codes', path: '/mics.json' },
-  'x402 v1': { name: 'x402 payments: X-Payment', path: '/v5/status' },
-  'x402 v2': { name: 'x402 payments: Payment-Signature and PAYMENT-REQUIRED', path: '/v5/status' },
-  'EIP-3009': { name: 'TransferWithAuthorization payments', path: '/v5/status' },
+  'x402 v1': { name: 'x402 payments: X-Payment', path: '/v5/status', configured: needsX402 },
+  'x402 v2': { name: 'x402 payments: Payment-Signature and PAYMENT-REQUIRED', path: '/v5/status', configured: needsX402 },
+  'EIP-3009': { name: 'TransferWithAuthorization payments', path: '/v5/status', configured: needsX402 },
   'Standard Webhooks': { name: 'Signed webhook deliveries', path: '/v5/webhooks/subscribe' },
   'Server-Sent Events': { name: 'Receipt stream', path: '/v5/stream' },
   'JSON-RPC 2.0': { name: 'Tool endpoint framing', path: '/mcp' },
@@ -77,12 +85,12 @@ const STANDARDS: Record<string, { name: string; path: string }> = {
   llmstxt: { name: 'llms.txt', path: '/llms.txt' },
 }
 
-/** The standards whose route this app serves (a standard without its route is not claimed). */
+/** The standards whose route this app serves and whose configuration is in force (nothing else is claimed). */
 export function implementations(deps: Pick<AppDeps, 'config'>, servedPaths: ReadonlySet<string>) {
   const base = deps.config.publicBaseUrl
   const standards = Object.fromEntries(
     Object.entries(STANDARDS)
-      .filter(([, standard]) => servedPaths.has(standard.path))
+      .filter(([, standard]) => servedPaths.has(standard.path) && (standard.configured?.(deps.config) ?? true))
       .map(([id, standard]) => [id, { name: standard.name, endpoint: `${base}${standard.path}` }]),
   )
   return { standards, total_implementations: Object.keys(standards).length, last_updated: IMPLEMENTATIONS_UPDATED }

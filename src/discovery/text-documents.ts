@@ -13,6 +13,8 @@ import { exchangeDirectory } from '../calendar/directory'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { TOOLS } from '../mcp/tools'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
+import { SANDBOX_CALLS, SANDBOX_DAYS } from '../accounts/plan-limits'
+import { SAMPLE_DOOR_PER_MINUTE } from '../market/routes/safe-to-trade-shared'
 
 export const TEXT_DOCUMENTS = {
   '/robots.txt': { template: robots, type: 'text/plain; charset=utf-8' },
@@ -49,6 +51,11 @@ export function documentValues(deps: Pick<AppDeps, 'config' | 'calendars'>): Rec
     status_price: config.x402.statusPrice,
     batch_price: config.x402.batchPrice,
     x402_network: config.x402.network,
+    sandbox_days: String(SANDBOX_DAYS),
+    sandbox_calls: String(SANDBOX_CALLS),
+    sample_per_minute: String(SAMPLE_DOOR_PER_MINUTE),
+    // Payments are claimed only where they are taken: without X402_PAY_TO a 402 offers no way to pay.
+    x402_state: config.x402.payTo ? 'enabled on this server' : 'not configured on this server: use a key',
     mcp_tools: TOOLS.map((tool) => tool.name).join(', '),
     mcp_versions: SUPPORTED_PROTOCOL_VERSIONS.join(', '),
   }

@@ -7,7 +7,8 @@ export const SECURITY_SCHEMES = {
   ApiKey: { type: 'apiKey', in: 'header', name: 'X-Oracle-Key', description: 'API key (spec 5)' },
   ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'The API key as a query parameter, where a client cannot set headers (EventSource)' },
   AdminKey: { type: 'apiKey', in: 'header', name: 'X-Oracle-Key', description: 'The operator key (ADMIN_KEY) in the same header' },
-  BearerToken: { type: 'http', scheme: 'bearer', description: 'A key, or a token from POST /oauth/token, as Authorization: Bearer' },
+  BearerToken: { type: 'http', scheme: 'bearer', description: 'An access token from POST /oauth/token (client_credentials, the API key as client_id), as Authorization: Bearer; a key itself is refused (401)' },
+  BearerKey: { type: 'http', scheme: 'bearer', description: 'An Evidence plan API key itself (svc_live_…), as Authorization: Bearer' },
   X402PaymentSignature: { type: 'apiKey', in: 'header', name: 'Payment-Signature', description: 'x402 v2: base64 JSON PaymentPayload with a TransferWithAuthorization signature; a request without payment gets 402 with the requirements (body and PAYMENT-REQUIRED header)' },
   X402Payment: { type: 'apiKey', in: 'header', name: 'X-Payment', description: 'x402 v1: base64 or raw JSON with txHash, network, amount, paymentAddress, memo (or an authorization)' },
   PaddleSignature: { type: 'apiKey', in: 'header', name: 'Paddle-Signature', description: 'Billing-provider notification signature (ts=…;h1=…)' },
@@ -26,7 +27,7 @@ const BY_ROUTE: Record<string, Requirement[]> = {
   // Anonymous calls have a small daily allowance; a bearer token makes the call its key's.
   'POST /mcp': [{}, { BearerToken: [] }],
   // Anonymous checkpoints are accepted; an Evidence key's bearer token uses its quota.
-  'POST /v1/witness/checkpoints': [{}, { BearerToken: [] }],
+  'POST /v1/witness/checkpoints': [{}, { BearerKey: [] }],
   'POST /v5/credits/purchase': [{ ApiKey: [], X402Payment: [] }],
   'POST /webhooks/paddle': [{ PaddleSignature: [] }],
   // The key travels in the form body (client_id), not in a header.

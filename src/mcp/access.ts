@@ -53,6 +53,8 @@ export async function mcpCaller(deps: AppDeps, request: Request, address: string
   const caller: ToolCaller = {
     async admitStatusCall() {
       if (!(await deps.mcpAllowance.take(clientHash, limit))) throw anonymousLimitReached(deps, limit)
+      // Signing offline or the audit log unavailable: the call gave nothing, so it is not counted.
+      return { refund: async () => deps.mcpAllowance.giveBack(clientHash) }
     },
     async issueLiveReceipt(mic) {
       // Anonymous: no key, no payment; the audit row carries the salted daily address hash.

@@ -49,6 +49,19 @@ export class AnonymousAllowance {
     return true
   }
 
+  /**
+   * Gives back one call taken today (the call signed nothing); a new day has nothing to give back.
+   * In memory: the store only ever raises a count, so a call already written behind stays counted
+   * after a restart (the client loses at most that one call).
+   */
+  giveBack(clientHash: string): void {
+    if (this.day !== utcDay(this.clock.now())) return
+    const used = this.counts.get(clientHash)
+    if (!used) return
+    this.counts.set(clientHash, used - 1)
+    this.dirty.add(clientHash)
+  }
+
   async flush(): Promise<void> {
     if (!this.dirty.size) return
     const changed = new Map([...this.dirty].map((client) => [client, this.counts.get(client)!]))

@@ -2,8 +2,11 @@
 // Stateless: nothing is remembered between HTTP requests (no Mcp-Session-Id is issued).
 import type { AppDeps } from '../deps'
 import { ApiError } from '../http/errors'
+import { SUPPORTED_MICS } from '../calendar/mics'
+import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import {
   JSONRPC_ERRORS,
+  argumentErrorsAsResults,
   classify,
   errorResponse,
   hasStructuredContent,
@@ -18,7 +21,7 @@ import { argumentProblem, findTool, toolList, toolResult, type ToolCaller } from
 export const SERVER_NAME = 'openbell'
 
 const INSTRUCTIONS =
-  'Signed market-state receipts for 28 exchanges. Call get_market_status before acting: a receipt is valid for 60 seconds, ' +
+  `Signed market-state receipts for ${SUPPORTED_MICS.length} exchanges. Call get_market_status before acting: a receipt is valid for ${RECEIPT_TTL_SECONDS} seconds, ` +
   'UNKNOWN means treat the market as CLOSED, and the Ed25519 signature verifies offline with the key at /v5/keys ' +
   '(or with verify_receipt). get_market_schedule is the unsigned calendar view.'
 
@@ -91,10 +94,17 @@ async function callTool(id: string | number, params: Record<string, unknown>, co
   if (typeof params.name !== 'string') return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, 'params.name (the tool name) is required')
   const tool = findTool(params.name)
   if (!tool) return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, `unknown tool: ${params.name}`)
-  const args = params.arguments ?? {}
-  const problem = argumentProblem(tool, args)
-  if (problem) return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, `invalid arguments for ${tool.name}: ${problem}`)
+  // Absent arguments are {}; a present null is not an object and fails the schema like any other.
+  const args = params.arguments === undefined ? {} : params.arguments
+  // Not an object at all: the request itself is malformed (CallToolRequest), a protocol error in every version.
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, `invalid arguments for ${tool.name}: arguments must be an object`)
   const structured = context.version !== null && hasStructuredContent(context.version)
+  const problem = argumentProblem(tool, args)
+  if (problem) {
+    const message = `invalid arguments for ${tool.name}: ${problem}`
+    if (context.version !== null && argumentErrorsAsResults(context.version)) return resultResponse(id, toolResult({ error: 'INVALID_ARGUMENTS', message }, true, structured))
+    return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, message)
+  }
   try {
     const body = await tool.run(context.deps, args as Record<string, unknown>, context.caller)
     return resultResponse(id, toolResult(body, false, structured))

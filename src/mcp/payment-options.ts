@@ -1,6 +1,17 @@
-// The get_payment_options answer: every way to get access, from configuration (nothing typed twice).
+// The get_payment_options answer: every way to get access, read from configuration and from the
+// constants the accounts and payments code enforces (nothing typed twice).
 import type { AppDeps } from '../deps'
 import { atomicAmount } from '../payments/requirements'
+import { CREDIT_PACKS } from '../payments/credits'
+import { SANDBOX_CALLS, SANDBOX_DAYS } from '../accounts/plan-limits'
+import { plansOffer } from '../accounts/offers'
+import { TOKEN_LIFETIME_SECONDS } from '../accounts/tokens'
+
+/** USDC (6 decimals) as a decimal string with at least two decimals: 800000 → "0.80", 1000 → "0.001". */
+function usdc(atomic: bigint): string {
+  const [whole, fraction = ''] = (Number(atomic) / 1e6).toFixed(6).replace(/0+$/, '').split('.')
+  return `${whole}.${fraction.padEnd(2, '0')}`
+}
 
 export function paymentOptions(deps: Pick<AppDeps, 'config'>) {
   const { config } = deps
@@ -8,8 +19,8 @@ export function paymentOptions(deps: Pick<AppDeps, 'config'>) {
   const x402 = config.x402
   return {
     instant_key: { method: 'POST', url: `${base}/v5/keys/instant`, body: { agent_id: 'your-agent-name' }, plan: 'free', note: 'One free key per agent_id, shown once; send it as X-Oracle-Key, or exchange it for a bearer token at /oauth/token.' },
-    sandbox: { method: 'POST', url: `${base}/v5/sandbox`, body: { email: 'you@example.com' }, plan: 'sandbox', limits: { days: 7, calls: 200 } },
-    oauth: { token_endpoint: `${base}/oauth/token`, grant_type: 'client_credentials', client_id: 'your API key', token_lifetime_seconds: 3600 },
+    sandbox: { method: 'POST', url: `${base}/v5/sandbox`, body: { email: 'you@example.com' }, plan: 'sandbox', limits: { days: SANDBOX_DAYS, calls: SANDBOX_CALLS } },
+    oauth: { token_endpoint: `${base}/oauth/token`, grant_type: 'client_credentials', client_id: 'your API key', token_lifetime_seconds: TOKEN_LIFETIME_SECONDS },
     x402: {
       enabled: x402.payTo !== null,
       network: x402.network,
@@ -19,7 +30,7 @@ export function paymentOptions(deps: Pick<AppDeps, 'config'>) {
       prices_atomic: { '/v5/status': atomicAmount(x402.statusPrice), '/v5/batch': atomicAmount(x402.batchPrice) },
       headers: ['Payment-Signature (x402 v2)', 'X-Payment (x402 v1)'],
     },
-    credits: { purchase: `${base}/v5/credits/purchase`, balance: `${base}/v5/credits/balance`, packs_usdc: { '0.001': 1, '0.09': 100, '0.80': 1000 } },
-    plans: { checkout: `${base}/v5/checkout`, builder: { daily_limit: 50_000 }, pro: { daily_limit: 200_000 } },
+    credits: { purchase: `${base}/v5/credits/purchase`, balance: `${base}/v5/credits/balance`, packs_usdc: Object.fromEntries(CREDIT_PACKS.map((pack) => [usdc(pack.atomic), pack.credits])) },
+    plans: { checkout: `${base}/v5/checkout`, ...plansOffer(config) },
   }
 }

@@ -29,6 +29,15 @@ export function hasStructuredContent(version: ProtocolVersion): boolean {
   return version >= '2025-06-18'
 }
 
+/**
+ * 2025-11-25 (SEP-1303): arguments that fail a tool's input schema are a tool execution error
+ * (isError, so the model sees it and can correct the call); earlier versions make them -32602.
+ * An unknown tool stays -32602 in every version.
+ */
+export function argumentErrorsAsResults(version: ProtocolVersion): boolean {
+  return version >= '2025-11-25'
+}
+
 export type JsonRpcId = string | number | null
 
 export interface JsonRpcRequest {

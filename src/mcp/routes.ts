@@ -26,6 +26,9 @@ const JsonRpcId = t.Union([t.String(), t.Number(), t.Null()])
 const JsonRpcAnswer = t.Object({ jsonrpc: t.Literal('2.0'), id: JsonRpcId, result: t.Optional(t.Object({}, { additionalProperties: true })), error: t.Optional(t.Object({ code: t.Integer(), message: t.String() }, { additionalProperties: true })) }, { additionalProperties: false, description: 'a JSON-RPC 2.0 response: result or error' })
 const JsonRpcFailure = t.Object({ jsonrpc: t.Literal('2.0'), id: t.Null(), error: t.Object({ code: t.Integer(), message: t.String() }, { additionalProperties: true }) }, { description: 'a JSON-RPC 2.0 error response (id null)' })
 
+/** RFC 6750 error body of a refused Authorization header (accounts/bearer.ts), with WWW-Authenticate. */
+const BearerFailure = t.Object({ error: t.Union([t.Literal('invalid_request'), t.Literal('invalid_token')]), error_description: t.String() }, { additionalProperties: false, description: 'RFC 6750 error body' })
+
 const notAllowedDoc = (why: string) => ({
   detail: { tags: ['tools'], summary: `Not supported (${why})`, responses: responses({ 405: 'METHOD_NOT_ALLOWED, with Allow: POST, OPTIONS' }) },
 })
@@ -88,8 +91,8 @@ export function mcpRoutes(deps: AppDeps) {
           responses: {
             ...responses({
               200: ['JSON-RPC response (or array of responses for a batch)', t.Union([JsonRpcAnswer, t.Array(JsonRpcAnswer)])],
-              400: ['JSON-RPC parse error or invalid request (id null)', JsonRpcFailure],
-              401: ['Invalid or expired bearer token (WWW-Authenticate names the protected-resource metadata)', JsonRpcFailure],
+              400: ['JSON-RPC parse error or invalid request (id null); or an Authorization header that is not Bearer (RFC 6750 invalid_request)', t.Union([JsonRpcFailure, BearerFailure])],
+              401: ['Invalid or expired bearer token (RFC 6750 invalid_token; WWW-Authenticate names the protected-resource metadata)', BearerFailure],
               413: ['Body over the size limit', JsonRpcFailure],
               415: ['Content-Type is not application/json', JsonRpcFailure],
             }),

@@ -11,6 +11,7 @@ import { exchangeDirectory, identityOf, unavailableReason } from '../calendar/di
 import { scheduleView } from '../calendar/schedule'
 import { verificationKeys, verifyReceipt } from '../market/verify'
 import { paymentOptions } from './payment-options'
+import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 
 export interface ToolCaller {
   /** Admits one metered status call (bearer key metering, or the anonymous daily allowance); a key's count can be given back. */
@@ -40,7 +41,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'get_market_status',
     title: 'Signed market status',
     description:
-      'Signed live receipt saying whether an exchange is OPEN, CLOSED, HALTED or UNKNOWN. Treat UNKNOWN as CLOSED; do not act after expires_at (60 s). Verify the Ed25519 signature with the key at /v5/keys.',
+      `Signed live receipt saying whether an exchange is OPEN, CLOSED, HALTED or UNKNOWN. Treat UNKNOWN as CLOSED; do not act after expires_at (${RECEIPT_TTL_SECONDS} s). Verify the Ed25519 signature with the key at /v5/keys.`,
     inputSchema: Type.Object({ mic: Type.Optional(MicArgument) }, { additionalProperties: false }),
     async run(_deps, args, caller) {
       const mic = parseMic(args.mic as string | undefined)

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { makeTestApp, tempDir } from '../helpers/app'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { REASON_CODES } from '../../src/market/safe-to-trade'
+import { STACK_DEPRECATED_AT } from '../../src/discovery/catalogue'
 
 describe('/v5/briefing', () => {
   test('a known day: NYSE session in UTC, Tokyo lunch break, weekend at the Saudi exchange, US DST change within 7 days', async () => {
@@ -31,6 +32,16 @@ describe('/v5/briefing', () => {
     expect(nyse.sessions[0]).toMatchObject({ rule: 'early_close', close_utc: '2026-11-27T18:00:00.000Z' })
     t.clock.advance(3_600_000)
     expect((await t.json('/v5/briefing?date=2026-11-27')).body).toEqual(dayAfter)
+  })
+
+  test('a date outside a calendar\'s coverage is unknown with no sessions (the weekly pattern is not a schedule)', async () => {
+    const t = makeTestApp({ now: '2026-03-06T12:00:00Z' })
+    const { body } = await t.json('/v5/briefing?date=1990-01-02')
+    const nyse = body.venues.find((venue: { mic: string }) => venue.mic === 'XNYS')
+    expect(nyse).toMatchObject({ state: 'unknown', sessions: [], lunch_break: null, closed_because: null, special_days: [] })
+    expect(nyse.reason).toContain('outside calendar coverage')
+    expect(body.unknown).toContain('XNYS')
+    expect(body.trading).not.toContain('XNYS')
   })
 
   test('an operator override in force appears in today\'s live section', async () => {
@@ -61,7 +72,11 @@ describe('/v5/pre-trade-stack and /v5/stack', () => {
   test('/v5/stack wraps the same payload in _deprecated with Deprecation and successor Link headers', async () => {
     const t = makeTestApp()
     const stack = await t.request('/v5/stack')
-    expect(stack.headers.get('deprecation')).toBe('true')
+    // RFC 9745: a structured-field date (@ and Unix seconds), not the drafts' `true`; in the past.
+    const deprecation = stack.headers.get('deprecation') ?? ''
+    expect(deprecation).toMatch(/^@\d+$/)
+    expect(Number(deprecation.slice(1)) * 1000).toBe(Date.parse(STACK_DEPRECATED_AT))
+    expect(Number(deprecation.slice(1)) * 1000).toBeLessThanOrEqual(Date.now())
     expect(stack.headers.get('link')).toBe(`<${t.config.publicBaseUrl}/v5/pre-trade-stack>; rel="successor-version"`)
     const { _deprecated, ...payload } = (await stack.json()) as Record<string, unknown>
     expect(_deprecated).toMatchObject({ replacement_path: '/v5/pre-trade-stack' })
@@ -78,6 +93,17 @@ describe('/v5/implementations and /v5/showcase', () => {
     expect(body.total_implementations).toBe(Object.keys(body.standards).length)
     expect(body.standards['RFC 8032']).toBeDefined()
     expect(body.standards['MCP 2025-11-25']).toBeDefined()
+  })
+
+  test('a standard that needs configuration is claimed only when it is configured (security.txt contact, x402 pay-to)', async () => {
+    const needing = ['RFC 9116', 'x402 v1', 'x402 v2', 'EIP-3009']
+    const bare = (await makeTestApp().json('/v5/implementations')).body
+    for (const id of needing) expect({ id, listed: id in bare.standards }).toEqual({ id, listed: false })
+    expect((await makeTestApp().json('/.well-known/security.txt')).status).toBe(404)
+    const t = makeTestApp({ env: { SECURITY_CONTACT: 'mailto:security@bell.example', X402_PAY_TO: '0x' + '3'.repeat(40) } })
+    const configured = (await t.json('/v5/implementations')).body
+    for (const id of needing) expect({ id, listed: id in configured.standards }).toEqual({ id, listed: true })
+    expect(configured.total_implementations).toBe(bare.total_implementations + needing.length)
   })
 
   test('showcase is empty by default and lists the operator\'s file when it exists', async () => {

@@ -1,12 +1,15 @@
 // The documents agents read first: content types, caching, validity, and values from live sources.
 import { describe, expect, test } from 'bun:test'
-import { makeTestApp } from '../helpers/app'
+import { makeTestApp, tempDir } from '../helpers/app'
+import { SLOW_SETUP_MS, startService } from '../helpers/process'
 import { AGENT_METADATA_VERSION, agentMetadata } from '../../src/discovery/agent-metadata'
 import { TEXT_DOCUMENTS, TextDocuments, renderTemplate, documentValues } from '../../src/discovery/text-documents'
 import { TOOLS } from '../../src/mcp/tools'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
 import { sha256Hex } from '../../src/crypto/hash'
 import { loadConfig } from '../../src/config'
+import { SANDBOX_CALLS, SANDBOX_DAYS } from '../../src/accounts/plan-limits'
+import { SAMPLE_DOOR_PER_MINUTE } from '../../src/market/routes/safe-to-trade-shared'
 
 describe('text documents', () => {
   test('every template renders (no unknown placeholder is left) with the configured base URL', () => {
@@ -17,6 +20,21 @@ describe('text documents', () => {
       if (path !== '/robots.txt') expect(body).toContain('https://bell.example/')
     }
     expect(() => renderTemplate('{{nope}}', {})).toThrow(/unknown value/)
+    // Figures come from the constants that are enforced, not typed into the text.
+    const full = renderTemplate(TEXT_DOCUMENTS['/llms-full.txt'].template, documentValues(t.deps))
+    expect(full).toContain(`${SANDBOX_DAYS} days or ${SANDBOX_CALLS} calls`)
+    expect(full).toContain(`(${SAMPLE_DOOR_PER_MINUTE} per minute per address)`)
+    expect(TEXT_DOCUMENTS['/llms-full.txt'].template).not.toMatch(/\b(7 days|200 calls|60 per minute)\b/)
+  })
+
+  test('x402 payment is offered as available only where X402_PAY_TO is set', () => {
+    const bare = makeTestApp()
+    const paying = makeTestApp({ env: { X402_PAY_TO: '0x' + '5'.repeat(40) } })
+    for (const [path, { template }] of Object.entries(TEXT_DOCUMENTS)) {
+      if (!template.includes('x402')) continue
+      expect({ path, says: renderTemplate(template, documentValues(bare.deps)).includes('not configured on this server') }).toEqual({ path, says: true })
+      expect({ path, says: renderTemplate(template, documentValues(paying.deps)).includes('not configured on this server') }).toEqual({ path, says: false })
+    }
   })
 
   test('llms.txt has the llmstxt.org layout: one H1, a blockquote summary, H2 sections of link lists', async () => {
@@ -40,8 +58,13 @@ describe('text documents', () => {
     expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
     const body = await response.text()
     const front = /^---\n([\s\S]*?)\n---\n/.exec(body)![1]!
-    expect(front).toMatch(/^name: [a-z0-9-]+$/m)
-    expect(front).toMatch(/^description: .{40,}$/m)
+    // Agent Skills limits: name lowercase letters, digits and hyphens, at most 64; description at most 1024.
+    expect(front).toMatch(/^name: [a-z0-9-]{1,64}$/m)
+    expect(front).toMatch(/^description: .{40,1024}$/m)
+    // And it is YAML a parser reads as exactly those two strings (an unquoted ': ' would break it).
+    const parsed = Bun.YAML.parse(front) as Record<string, unknown>
+    expect(Object.keys(parsed)).toEqual(['name', 'description'])
+    expect(typeof parsed.description).toBe('string')
     const etag = response.headers.get('etag')!
     expect(etag).toBe(`"${sha256Hex(body).slice(0, 32)}"`)
     const lastModified = response.headers.get('last-modified')!
@@ -69,6 +92,36 @@ describe('text documents', () => {
     expect(second.body).toContain('XNYS 2099.1.0')
     expect(second.etag).not.toBe(first.etag)
     expect(second.lastModified).toBe(first.lastModified + 5000)
+  })
+
+  test('every document: its content type and caching headers; a 304 repeats the validators and caching', async () => {
+    const t = makeTestApp({ env: { SECURITY_CONTACT: 'mailto:security@bell.example' } })
+    const expected: [string, string, string][] = [
+      ['/robots.txt', 'text/plain; charset=utf-8', 'public, max-age=300'],
+      ['/llms.txt', 'text/plain; charset=utf-8', 'public, max-age=300'],
+      ['/llms-full.txt', 'text/plain; charset=utf-8', 'public, max-age=300'],
+      ['/SKILL.md', 'text/markdown; charset=utf-8', 'public, max-age=300'],
+      ['/.well-known/agent.json', 'application/json; charset=utf-8', 'public, max-age=300'],
+      ['/.well-known/security.txt', 'text/plain; charset=utf-8', 'public, max-age=86400'],
+      ['/openapi.json', 'application/json; charset=utf-8', 'public, max-age=300'],
+    ]
+    for (const [path, type, cache] of expected) {
+      const response = await t.request(path)
+      expect({ path, status: response.status, type: response.headers.get('content-type'), cache: response.headers.get('cache-control') }).toEqual({ path, status: 200, type, cache })
+    }
+    for (const path of Object.keys(TEXT_DOCUMENTS)) {
+      const response = await t.request(path)
+      const etag = response.headers.get('etag')!
+      expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
+      const again = await t.request(path, { headers: { 'if-none-match': `"other", ${etag}` } })
+      expect({ path, status: again.status }).toEqual({ path, status: 304 })
+      expect(again.headers.get('etag')).toBe(etag)
+      expect(again.headers.get('last-modified')).toBe(response.headers.get('last-modified'))
+      expect(again.headers.get('cache-control')).toBe('public, max-age=300')
+      // If-None-Match, when sent, decides alone (RFC 9110 13.2.2): a stale tag is a 200 even with a matching date.
+      const stale = await t.request(path, { headers: { 'if-none-match': '"other"', 'if-modified-since': response.headers.get('last-modified')! } })
+      expect({ path, status: stale.status }).toEqual({ path, status: 200 })
+    }
   })
 
   test('robots.txt allows the API and keeps crawlers out of the operator endpoints', async () => {
@@ -129,4 +182,20 @@ describe('/.well-known/security.txt', () => {
   test('404 without a contact (a security.txt without Contact would be invalid)', async () => {
     expect((await makeTestApp().json('/.well-known/security.txt')).status).toBe(404)
   })
+
+  test('the service started without a contact warns at start-up and answers 404; with one, no warning and 200', async () => {
+    const warning = 'no SECURITY_CONTACT configured'
+    const without = await startService({ DATA_DIR: tempDir(), SECURITY_CONTACT: '' })
+    const withContact = await startService({ DATA_DIR: tempDir(), SECURITY_CONTACT: 'mailto:security@bell.example' })
+    try {
+      expect((await fetch(`${without.base}/.well-known/security.txt`)).status).toBe(404)
+      expect(without.output()).toContain(warning)
+      expect((await fetch(`${withContact.base}/.well-known/security.txt`)).status).toBe(200)
+      expect(withContact.output()).not.toContain(warning)
+    } finally {
+      without.process.kill()
+      withContact.process.kill()
+      await Promise.all([without.process.exited, withContact.process.exited])
+    }
+  }, SLOW_SETUP_MS)
 })

@@ -8,6 +8,8 @@ import { TOOLS } from '../../src/mcp/tools'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../../src/crypto/receipt-fields'
 import { setFirstStart } from '../helpers/installation'
+import { Signer } from '../../src/crypto/signer'
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
 
 const DAY_MS = 86_400_000
 
@@ -137,6 +139,21 @@ describe('/v5/metrics/public', () => {
     const [metrics, compliance] = [(await t.json('/v5/metrics/public')).body, (await t.json('/v5/compliance')).body]
     expect(metrics.preflight_score).toBe(compliance.checks.filter((check: { status: string }) => check.status === 'pass').length)
     expect(metrics.preflight_checks).toBe(compliance.checks.length)
+    // The figure moves with its source: the signer offline fails checks, and the score drops by as many.
+    const offline = makeTestApp({ signer: Signer.offline('test: key file unreadable') })
+    const [down, failing] = [(await offline.json('/v5/metrics/public')).body, (await offline.json('/v5/compliance')).body]
+    expect(down.preflight_score).toBe(failing.checks.filter((check: { status: string }) => check.status === 'pass').length)
+    expect(down.preflight_score).toBeLessThan(metrics.preflight_score)
+    expect(down.preflight_checks).toBe(metrics.preflight_checks)
+  })
+
+  test('mcp_protocol_version is the newest version the tool endpoint answers in; the list is the same registry', async () => {
+    const t = makeTestApp()
+    const { body } = await t.json('/v5/metrics/public')
+    expect(body.mcp_protocol_version).toBe(SUPPORTED_PROTOCOL_VERSIONS.at(-1))
+    expect(body.mcp_protocol_versions).toEqual([...SUPPORTED_PROTOCOL_VERSIONS])
+    const init = await t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: body.mcp_protocol_version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } }) })
+    expect(((await init.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe(body.mcp_protocol_version)
   })
 })
 

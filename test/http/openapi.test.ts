@@ -134,6 +134,20 @@ async function conforms(path: string, init: RequestInit = {}, method = 'get') {
   return { where, status: response.status }
 }
 
+describe('bearer schemes say what each route takes', () => {
+  test('/mcp takes an /oauth/token access token and refuses a key; witness submissions take the key itself', async () => {
+    const schemes = doc.components.securitySchemes as Record<string, { description: string }>
+    const mcp = doc.paths['/mcp']!.post!.security.flatMap((requirement) => Object.keys(requirement))
+    const witness = doc.paths['/v1/witness/checkpoints']!.post!.security.flatMap((requirement) => Object.keys(requirement))
+    expect(mcp).toEqual(['BearerToken'])
+    expect(schemes.BearerToken!.description).toContain('/oauth/token')
+    expect(witness).toEqual(['BearerKey'])
+    // What the description says is what /mcp does: a key as the bearer is a 401.
+    const asKey = await t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
+    expect(asKey.status).toBe(401)
+  })
+})
+
 describe('real responses match the declared schemas', () => {
   test('the check is not vacuous: a changed answer fails its declared schema', async () => {
     const health = (await t.json('/v5/health')).body
@@ -187,6 +201,11 @@ describe('real responses match the declared schemas', () => {
       ['/v5/admin/overrides/XLON', admin, 'delete'],
       ['/v5/credits/balance', withKey],
       ['/mcp', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) }, 'post'],
+      ['/mcp', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }, 'post'],
+      ['/mcp', { headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' }, 'post'],
+      ['/mcp', { headers: { 'content-type': 'application/json', authorization: 'Bearer not-a-token' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) }, 'post'],
+      ['/mcp', { headers: { 'content-type': 'application/json', authorization: 'Basic dXNlcjpwYXNz' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) }, 'post'],
+      ['/mcp', {}, 'get'],
       ['/v1/witness/checkpoints?kid=k&session_id=s'],
     ]
     for (const [path, init, method] of checks) await conforms(path, init, method)

@@ -37,6 +37,16 @@ describe('GET /v1/safe-to-trade', () => {
     expect(row!.key_hash).toHaveLength(64)
   })
 
+  test('metered on the key like /v5/status: /v5/usage counts each answered request; a refused request is not counted', async () => {
+    const t = makeTestApp({ now: OPEN_INSTANT })
+    const key = await keyOf(t, 'builder')
+    const usage = async () => (await t.json('/v5/usage', { headers: { 'x-oracle-key': key } })).body.requests_today as number
+    const before = await usage()
+    for (let i = 0; i < 3; i++) expect((await t.json('/v1/safe-to-trade?venue=XNYS&max_age=30', { headers: { 'x-oracle-key': key } })).status).toBe(200)
+    expect((await t.json('/v1/safe-to-trade?max_age=30', { headers: { 'x-oracle-key': key } })).status).toBe(400)
+    expect(await usage()).toBe(before + 3)
+  })
+
   test('a pro key is admitted; free and sandbox keys get 403 PLAN_NOT_ALLOWED; an unknown key 403; no key 402 with the status price', async () => {
     const t = makeTestApp({ now: OPEN_INSTANT, env: { X402_PAY_TO: '0x' + '3'.repeat(40), X402_STATUS_PRICE: '0.002' } })
     expect((await t.json('/v1/safe-to-trade?venue=XLON&max_age=5', { headers: { 'x-oracle-key': await keyOf(t, 'pro') } })).status).toBe(200)

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'bun:test'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH } from '../../src/mcp/routes'
 import { AnonymousAllowance } from '../../src/mcp/allowance'
+import { Signer } from '../../src/crypto/signer'
 
 const post = (t: TestApp, body: string, headers: Record<string, string> = {}) =>
   t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
@@ -45,6 +46,42 @@ describe('JSON-RPC framing', () => {
     expect((await rpc(t, call(4, 'get_market_status', { mic: 7 }))).body.error.code).toBe(-32602)
   })
 
+  test('arguments that are not an object (null included) are -32602; a failure inside a tool that is not the spec\'s error object is -32603 with nothing leaked', async () => {
+    for (const args of [null, [], 'XNYS']) {
+      for (const version of ['2025-06-18', '2025-11-25']) {
+        const { body } = await rpc(t, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'list_exchanges', arguments: args } }, { 'mcp-protocol-version': version })
+        expect(body.error.code).toBe(-32602)
+      }
+    }
+    const calendars = t.deps.calendars
+    t.deps.calendars = Object.assign(Object.create(calendars), {
+      snapshot: () => {
+        throw new Error('disk I/O error at /secret/path')
+      },
+    })
+    try {
+      const { status, body } = await rpc(t, [call(6, 'list_exchanges'), { jsonrpc: '2.0', id: 7, method: 'ping' }])
+      expect(status).toBe(200)
+      expect(body[0]).toEqual({ jsonrpc: '2.0', id: 6, error: { code: -32603, message: 'internal error' } })
+      // One failing request does not take the rest of the batch with it.
+      expect(body[1]).toEqual({ jsonrpc: '2.0', id: 7, result: {} })
+      expect(t.log.lines.some((line) => line.msg === 'tool endpoint: internal error')).toBe(true)
+    } finally {
+      t.deps.calendars = calendars
+    }
+  })
+
+  test('arguments that fail the schema: -32602 up to 2025-06-18 (and without a version header), an isError result from 2025-11-25', async () => {
+    const bad = call(8, 'get_market_status', { mic: 7 })
+    for (const headers of [{}, { 'mcp-protocol-version': '2025-06-18' }] as Record<string, string>[]) expect((await rpc(t, bad, headers)).body.error.code).toBe(-32602)
+    const { body } = await rpc(t, bad, { 'mcp-protocol-version': '2025-11-25' })
+    expect(body.error).toBeUndefined()
+    expect(body.result.isError).toBe(true)
+    expect(body.result.structuredContent).toMatchObject({ error: 'INVALID_ARGUMENTS' })
+    // An unknown tool is a protocol error in every version.
+    expect((await rpc(t, call(9, 'nope'), { 'mcp-protocol-version': '2025-11-25' })).body.error.code).toBe(-32602)
+  })
+
   test('initialize echoes each supported version and answers 2024-11-05 to any other', async () => {
     for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
       const { body } = await rpc(t, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } })
@@ -52,6 +89,9 @@ describe('JSON-RPC framing', () => {
       expect(body.result.capabilities).toEqual({ tools: { listChanged: false } })
       expect(body.result.serverInfo.name).toBe('openbell')
     }
+    // Stateless: no session is issued, so a client never has to send or resume one.
+    const { headers } = await rpc(t, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })
+    expect(headers.get('mcp-session-id')).toBeNull()
     const { body } = await rpc(t, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2099-01-01', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })
     expect(body.result.protocolVersion).toBe('2024-11-05')
   })
@@ -94,8 +134,8 @@ describe('JSON-RPC framing', () => {
     expect(plain.status).toBe(415)
   })
 
-  test('GET, DELETE and PUT answer 405 with Allow: POST; OPTIONS is a CORS preflight', async () => {
-    for (const method of ['GET', 'DELETE', 'PUT']) {
+  test('GET, DELETE, PUT and PATCH answer 405 with Allow: POST; OPTIONS is a CORS preflight', async () => {
+    for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
       const response = await t.request('/mcp', { method })
       expect(response.status).toBe(405)
       expect(response.headers.get('allow')).toContain('POST')
@@ -127,6 +167,18 @@ describe('anonymous allowance and usage counts', () => {
     expect((await rpc(t, call(1, 'get_market_status'), { 'x-test-ip': '198.51.100.1' })).body.result.isError).toBeUndefined()
     t.clock.advance(24 * 3600_000)
     expect((await rpc(t, call(1, 'get_market_status'), { 'x-test-ip': '203.0.113.7' })).body.result.isError).toBeUndefined()
+  })
+
+  test('a status call that signs nothing (signer offline) does not use the anonymous allowance', async () => {
+    const t = makeTestApp({ signer: Signer.offline('test: key file unreadable'), env: { MCP_ANON_DAILY_LIMIT: '2', CLIENT_IP_HEADER: 'x-test-ip' } })
+    for (let i = 0; i < 4; i++) {
+      const { body } = await rpc(t, call(i, 'get_market_status', { mic: 'XNYS' }), { 'x-test-ip': '203.0.113.8' })
+      expect(body.result.isError).toBe(true)
+      expect(JSON.parse(body.result.content[0].text)).toMatchObject({ error: 'CRITICAL_FAILURE' })
+    }
+    // The whole allowance is still there once signing is back.
+    const hash = await t.deps.mcpUsage.clientHash('203.0.113.8')
+    expect(await Promise.all([t.deps.mcpAllowance.take(hash, 2), t.deps.mcpAllowance.take(hash, 2), t.deps.mcpAllowance.take(hash, 2)])).toEqual([true, true, false])
   })
 
   test('used allowance survives a restart once written behind (a new allowance over the same store)', async () => {

@@ -103,15 +103,23 @@ describe('tool endpoint through the MCP SDK', () => {
     await client.close()
   })
 
-  test('an unknown MIC is a tool error with the spec error object; an unknown tool and bad arguments are invalid params', async () => {
+  test('an unknown MIC is a tool error with the spec error object; an unknown tool is invalid params; bad arguments are a tool error for 2025-11-25 and invalid params before it', async () => {
     const { client } = await connect()
     const unknown = await client.callTool({ name: 'get_market_status', arguments: { mic: 'XXXX' } })
     expect(unknown.isError).toBe(true)
     expect(textOf(unknown)).toMatchObject({ error: 'UNKNOWN_MIC' })
     expect(textOf(unknown).supported).toHaveLength(28)
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/-32602|unknown tool/i)
-    await expect(client.callTool({ name: 'get_market_status', arguments: { mic: 'XNYS', extra: 1 } })).rejects.toThrow(/-32602|invalid arguments/i)
+    // 2025-11-25 (SEP-1303): the model gets the validation message as a tool result and can correct the call.
+    const bad = await client.callTool({ name: 'get_market_status', arguments: { mic: 'XNYS', extra: 1 } })
+    expect(bad.isError).toBe(true)
+    expect(textOf(bad)).toMatchObject({ error: 'INVALID_ARGUMENTS', message: expect.stringContaining('get_market_status') })
+    expect(bad.structuredContent).toEqual(textOf(bad))
     await client.close()
+    const older = (await connect({ forceVersion: '2025-06-18' })).client
+    await expect(older.callTool({ name: 'get_market_status', arguments: { mic: 'XNYS', extra: 1 } })).rejects.toThrow(/-32602|invalid arguments/i)
+    await expect(older.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/-32602|unknown tool/i)
+    await older.close()
   })
 
   test('with the signer offline, get_market_status is a CRITICAL_FAILURE tool error (status UNKNOWN), not a JSON-RPC error', async () => {

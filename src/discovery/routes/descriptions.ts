@@ -6,7 +6,7 @@ import { badRequest, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { briefing } from '../briefing'
 import { SUPPORTED_RANGE, parseUtcDate } from '../../utc'
-import { STACK_DEPRECATION, implementations, preTradeStack, showcase } from '../catalogue'
+import { STACK_DEPRECATION, implementations, stackDeprecationHeader, preTradeStack, showcase } from '../catalogue'
 import { figureRoutes } from './figures'
 import { openApiDocument, type RegisteredRoute } from '../../http/openapi-document'
 
@@ -49,7 +49,8 @@ export function descriptionRoutes(deps: AppDeps, routeTable: () => readonly Regi
       '/v5/stack',
       () =>
         jsonResponse({ _deprecated: STACK_DEPRECATION, ...preTradeStack(deps) }, 200, {
-          deprecation: 'true',
+          // RFC 9745: a structured-field date; the drafts' `true` is not a valid value.
+          deprecation: stackDeprecationHeader(),
           link: `<${deps.config.publicBaseUrl}/v5/pre-trade-stack>; rel="successor-version"`,
         }),
       { detail: { tags: ['discovery'], deprecated: true, summary: 'Deprecated alias of /v5/pre-trade-stack (Deprecation and Link headers)', responses: responses({ 200: ['Pre-trade stack inside a _deprecated envelope', t.Object({ _deprecated: t.Object({ note: t.String(), replacement: t.String(), replacement_path: t.String() }) }, { additionalProperties: true })] }) } },

@@ -2,6 +2,9 @@
 // answer when signing is offline (never a signed-looking "safe").
 import { t } from 'elysia'
 
+/** Requests per minute per client address on the public sample door (the paid door has no such limit). */
+export const SAMPLE_DOOR_PER_MINUTE = 60
+
 export const safeToTradeQuery = (venueDescription: string) =>
   t.Object({
     venue: t.Optional(t.String({ description: venueDescription })),

@@ -9,9 +9,9 @@ import { rateLimitHeaders } from '../../http/rate-limit'
 import { resolveStatus } from '../resolve'
 import { parseSampleQuery, signSafeToTrade } from '../safe-to-trade'
 import { paidSafeToTradeRoutes } from './safe-to-trade-paid'
-import { safeToTradeQuery, signingOfflineBody } from './safe-to-trade-shared'
+import { SAMPLE_DOOR_PER_MINUTE, safeToTradeQuery, signingOfflineBody } from './safe-to-trade-shared'
 
-const NOTE = 'Public sample of the safe-to-trade receipt: 60 requests per minute per address. Treat safe "false" as do-not-trade; verify the signature with /v5/keys and do not act after expires_at.'
+const NOTE = `Public sample of the safe-to-trade receipt: ${SAMPLE_DOOR_PER_MINUTE} requests per minute per address. Treat safe "false" as do-not-trade; verify the signature with /v5/keys and do not act after expires_at.`
 
 export function safeToTradeRoutes(deps: AppDeps) {
   return new Elysia({ name: 'market-safe-to-trade' }).use(paidSafeToTradeRoutes(deps)).get(
@@ -20,7 +20,7 @@ export function safeToTradeRoutes(deps: AppDeps) {
       const now = deps.clock.now()
       const decision = deps.sampleDoorLimiter.hit(clientAddress(request, deps.config.clientIpHeader, server), now)
       const limitHeaders = rateLimitHeaders(decision)
-      if (!decision.allowed) throw new ApiError(429, 'RATE_LIMITED', `over 60 requests per minute; retry in ${decision.retryAfterSeconds} s`, {}, limitHeaders)
+      if (!decision.allowed) throw new ApiError(429, 'RATE_LIMITED', `over ${SAMPLE_DOOR_PER_MINUTE} requests per minute; retry in ${decision.retryAfterSeconds} s`, {}, limitHeaders)
       let input
       try {
         input = parseSampleQuery(query)
