@@ -1,10 +1,10 @@
 // What each self-service key offers, and the texts that go with it (answers and e-mails).
 // Figures of spec 8; the free daily limit is left open by the spec (500 here, see docs/accounts.md).
 import type { Config } from '../config'
-import { PAID_DAILY_LIMITS } from './plan-limits'
+import { PAID_DAILY_LIMITS, SANDBOX_CALLS } from './plan-limits'
 
-export const SANDBOX_CALLS = 200
-export const SANDBOX_DAYS = 7
+// The sandbox allowance is enforced by metering (plan-limits.ts); the offers quote the same figures.
+export { SANDBOX_CALLS, SANDBOX_DAYS } from './plan-limits'
 export const INSTANT_PER_ADDRESS_PER_DAY = 10
 export const EMAIL_KEYS_PER_ADDRESS = 3
 export const EMAIL_KEY_WINDOW_HOURS = 24

@@ -3,7 +3,7 @@
 import type { AppDeps } from '../deps'
 import type { AccountRow } from '../accounts/store'
 import { API_KEY_HEADER, checkApiKey, keyCheckError } from '../http/auth'
-import { ApiError } from '../http/errors'
+import { ApiError, criticalFailure } from '../http/errors'
 import { meter } from '../accounts/meter-answer'
 import { paymentRequired } from '../payments/requirements'
 import { payForRequest, type PaidRequest } from '../payments/service'
@@ -26,6 +26,8 @@ export async function requireKeyOrPayment(deps: AppDeps, request: Request, price
     if (metered.admitted) return { kind: 'key', account: check.account, headers: metered.headers, refund: metered.refund }
     if (metered.reason !== 'free_exhausted' || !carriesPayment(request.headers)) throw metered.error
   } else if (check.kind !== 'missing') throw keyCheckError(check, deps)
+  // Never take a payment for a receipt that cannot be signed: refuse before settling.
+  if (carriesPayment(request.headers) && !deps.signer.online) throw criticalFailure()
   const paid = await payForRequest(deps, request.headers, { resourceUrl, price, description, purpose })
   if (paid) return { kind: 'payment', paid }
   const { body, header } = paymentRequired(deps.config, resourceUrl, price, description)

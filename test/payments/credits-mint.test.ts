@@ -7,6 +7,7 @@ import { makeTestApp, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
 import { creditsFor } from '../../src/payments/credits'
 import { MINT_PERIOD_DAYS, MINT_TIERS } from '../../src/payments/routes/mint'
+import { Signer } from '../../src/crypto/signer'
 
 let chain: LocalChain
 let token: Address
@@ -203,5 +204,19 @@ describe('POST /v5/sandbox with X-Payment (x402 path)', () => {
     expect(refused.status).toBe(402)
     expect(refused.body.error).toBe('PAYMENT_INSUFFICIENT')
     expect((t.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n).toBe(before)
+  })
+})
+
+describe('no payment is taken for a receipt that cannot be signed', () => {
+  test('signer offline: a transaction proof on /v5/status answers 500 and the transfer stays unspent', async () => {
+    const offline = makeTestApp({ now: new Date().toISOString(), signer: Signer.offline('test'), env: { X402_PAY_TO: payTo, X402_NETWORK: chain.network, X402_ASSET: token, CHAIN_RPC_URL: chain.rpcUrl } })
+    const hash = await chain.transfer(token, 1, payTo, '0.001')
+    const answer = await offline.json('/v5/status?mic=XNYS', { headers: { 'x-payment': proofHeader(hash) } })
+    expect(answer.status).toBe(500)
+    expect(answer.body.error).toBe('CRITICAL_FAILURE')
+    expect((offline.db.query('SELECT count(*) AS n FROM payment_proofs').get() as { n: number }).n).toBe(0)
+    // The same transfer still pays where signing works.
+    const paid = await t.json('/v5/status?mic=XNYS', { headers: { 'x-payment': proofHeader(hash) } })
+    expect(paid.status).toBe(200)
   })
 })
