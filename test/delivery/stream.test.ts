@@ -195,6 +195,31 @@ describe('GET /v5/stream: events', () => {
   })
 })
 
+describe('GET /v5/stream: status changes between ticks', () => {
+  test('a suspended key loses its streams within about two seconds, long before the next tick', async () => {
+    const slow = makeTestApp({ now: '2026-03-02T14:29:58.000Z', env: { STREAM_INTERVAL_SECONDS: '60' } })
+    slow.app.listen({ port: 0, hostname: '127.0.0.1' })
+    try {
+      const { key, account } = await issueKey(slow.deps.accounts, { plan: 'builder', now: new Date(slow.clock.now()) })
+      const response = await fetch(`http://127.0.0.1:${slow.app.server!.port}/v5/stream?mic=XSWX&key=${key}`)
+      const reader = response.body!.getReader()
+      let text = ''
+      while (!text.includes('event: market_status')) text += new TextDecoder().decode((await reader.read()).value)
+      await slow.deps.accounts.setStatus(account.id, 'suspended')
+      const ended = await Promise.race([
+        (async () => {
+          for (;;) if ((await reader.read()).done) return true
+        })(),
+        Bun.sleep(5000).then(() => false),
+      ])
+      expect(ended).toBe(true)
+      expect(slow.deps.delivery.streams.openFor(account.key_hash)).toBe(0)
+    } finally {
+      await slow.app.stop(true)
+    }
+  })
+})
+
 describe('GET /v5/stream: fan-out and release', () => {
   test('1,000 streams on one MIC receive the same receipt per tick: one signature per tick', async () => {
     // The clients run in a child process (Bun's fetch caps one process at 256 open requests).

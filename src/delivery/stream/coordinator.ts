@@ -162,9 +162,15 @@ export class MicCoordinator {
     for (const client of [...this.clients]) this.sendOrDrop(client, frame)
   }
 
-  /** Resolves the state without signing; a change from the last sent receipt ticks now. */
+  /**
+   * Every second: streams of a key suspended, cancelled or expired since the last look end (plan
+   * and status changes reach every surface within a second or two, not at the next tick), and the
+   * state is resolved without signing; a change from the last sent receipt ticks now.
+   */
   async watch(): Promise<void> {
     if (!this.current || this.ticking) return
+    await this.dropRevokedKeys()
+    if (this.clients.size === 0) return
     const resolution = await resolveStatus(this.deps, this.mic, this.deps.clock.now())
     if (resolution.status !== this.current.receipt.status || resolution.source !== this.current.receipt.source) await this.tick()
   }
