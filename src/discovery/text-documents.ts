@@ -15,6 +15,7 @@ import { TOOLS } from '../mcp/tools'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
 import { SANDBOX_CALLS, SANDBOX_DAYS } from '../accounts/plan-limits'
 import { SAMPLE_DOOR_PER_MINUTE } from '../market/routes/safe-to-trade-shared'
+import { COMPLIANCE_CACHE_MS } from './compliance'
 
 export const TEXT_DOCUMENTS = {
   '/robots.txt': { template: robots, type: 'text/plain; charset=utf-8' },
@@ -54,6 +55,8 @@ export function documentValues(deps: Pick<AppDeps, 'config' | 'calendars'>): Rec
     sandbox_days: String(SANDBOX_DAYS),
     sandbox_calls: String(SANDBOX_CALLS),
     sample_per_minute: String(SAMPLE_DOOR_PER_MINUTE),
+    compliance_cache_seconds: String(COMPLIANCE_CACHE_MS / 1000),
+    stream_interval_seconds: String(config.delivery.streamIntervalSeconds),
     // Payments are claimed only where they are taken: without X402_PAY_TO a 402 offers no way to pay.
     x402_state: config.x402.payTo ? 'enabled on this server' : 'not configured on this server: use a key',
     mcp_tools: TOOLS.map((tool) => tool.name).join(', '),
