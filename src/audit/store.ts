@@ -124,6 +124,7 @@ export interface KeyReceiptQuery {
  * committed by the time it returns to the event loop.
  */
 export interface AuditStore {
+  /** Commits all rows, or none: throws SealedDayError when one is dated on a sealed day. */
   insertBatch(rows: readonly AuditRow[]): void
   dayIds(day: string, afterSeq: number, limit: number): Promise<IdRow[]>
   dayCount(day: string): Promise<number>
@@ -155,12 +156,24 @@ export interface AuditStore {
   pruneBodies(beforeDay: string, throughSealedDay: string): Promise<number>
 }
 
+/** insertBatch refused the batch: a row is dated on or before `sealedThrough`, the last sealed day. */
+export class SealedDayError extends Error {
+  constructor(readonly sealedThrough: string) {
+    super(`audit: ${sealedThrough} is sealed; rows dated on or before it are refused`)
+  }
+}
+
 export function sqliteAuditStore(db: Database): AuditStore {
   const insert = db.query(
     `INSERT INTO audit_log (receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, client_ref, receipt_json)
      VALUES ($receipt_id, $day, $mic, $status, $source, $issued_at, $schema_version, $surface, $key_hash, $payment_ref, $client_ref, $receipt_json)`,
   )
+  const lastSealed = db.query('SELECT max(date) AS date FROM audit_digests')
+  // Another process over the same database (REUSE_PORT) may have sealed a day this process's
+  // log still takes rows for: checked inside the write transaction, so no row lands outside its root.
   const insertAll = db.transaction((rows: readonly AuditRow[]) => {
+    const sealed = (lastSealed.get() as { date: string | null }).date
+    if (sealed !== null && rows.some((row) => row.day <= sealed)) throw new SealedDayError(sealed)
     for (const row of rows) insert.run({ ...row })
   })
   const dayIds = db.query('SELECT seq, receipt_id FROM audit_log WHERE day = ? AND seq > ? ORDER BY seq LIMIT ?')
@@ -227,7 +240,7 @@ export function sqliteAuditStore(db: Database): AuditStore {
 
   return {
     insertBatch(rows) {
-      insertAll(rows)
+      insertAll.immediate(rows)
     },
     async dayIds(day, afterSeq, limit) {
       return dayIds.all(day, afterSeq, limit) as IdRow[]

@@ -9,6 +9,7 @@ import { AuditLog } from '../../src/audit/log'
 import { sqliteAuditStore } from '../../src/audit/store'
 import { auditRowOf } from '../../src/audit/record'
 import { verifyInclusion, EMPTY_ROOT_HEX, leafHash, rootOf, toHex } from '../../src/audit/merkle'
+import { openDatabase } from '../../src/store/database'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { verifyWithRegistry } from '../helpers/verify'
 
@@ -82,6 +83,27 @@ describe('sealing', () => {
     expect(answered.status).toBe(200)
     expect(answered.body.issued_at!.slice(0, 10)).toBe('2026-03-09')
     expect((await digest(harness, '2026-03-09')).body.receipt_ids).toEqual([answered.body.receipt_id])
+  })
+
+  test('two processes over one database (REUSE_PORT): a row of a day the other process sealed is refused, not logged outside its root', async () => {
+    const harness = makeTestApp({ now: '2026-03-09T23:59:59.000Z', fileDatabase: true })
+    await harness.deps.auditTrail.sealer.startedOn()
+    // Process B: its own connection and its own log, which has not seen the seal yet.
+    const other = openDatabase(harness.config.databasePath)
+    const logB = new AuditLog(sqliteAuditStore(other), harness.log)
+    const late = auditRowOf({ receipt_id: crypto.randomUUID(), issued_at: '2026-03-09T23:59:59.500Z', schema_version: 'v5.0', mic: 'XNYS', status: 'CLOSED', source: 'SCHEDULE' }, { surface: '/v5/status', keyHash: 'b'.repeat(64) })
+    const today = auditRowOf({ receipt_id: crypto.randomUUID(), issued_at: '2026-03-10T00:00:31.000Z', schema_version: 'v5.0', mic: 'XNYS', status: 'CLOSED', source: 'SCHEDULE' }, { surface: '/v5/status', keyHash: 'b'.repeat(64) })
+    harness.clock.set('2026-03-10T00:00:30.000Z')
+    expect(await harness.deps.auditTrail.sealer.tick()).toEqual(['2026-03-09'])
+    // The late row and a row of today arrive in one batch of B: the late one is refused, today's is logged.
+    const [lateAnswer, todayAnswer] = await Promise.allSettled([logB.append([late]), logB.append([today])])
+    expect(lateAnswer.status).toBe('rejected')
+    expect(((lateAnswer as PromiseRejectedResult).reason as { errorCode: string }).errorCode).toBe('AUDIT_LOG_UNAVAILABLE')
+    expect(todayAnswer.status).toBe('fulfilled')
+    expect(logB.sealedThrough).toBe('2026-03-09')
+    expect(harness.db.query("SELECT count(*) AS n FROM audit_log WHERE day = '2026-03-09'").get()).toEqual({ n: 0 })
+    expect(harness.db.query('SELECT receipt_id FROM audit_log').all()).toEqual([{ receipt_id: today.receipt_id }])
+    other.close()
   })
 
   test('a start after missed midnights, and a clock moved forward by weeks, seal every day in order; empty days too', async () => {
