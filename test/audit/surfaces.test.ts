@@ -37,6 +37,36 @@ describe('every live surface logs before answering', () => {
     expect(JSON.parse(logged[0]!.receipt_json!)).toEqual(status)
   })
 
+  test('webhook deliveries (dispatcher and test delivery) log their receipt; conformance vectors do not, and have no proof', async () => {
+    const harness = makeTestApp({ now: '2026-03-02T14:29:30.000Z', env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } })
+    const { key } = await issueKey(harness.deps.accounts, { plan: 'pro', now: new Date(harness.clock.now()) })
+    const headers = { 'x-oracle-key': key, 'content-type': 'application/json' }
+    const rows = () => harness.db.query('SELECT receipt_id, surface, key_hash, client_ref, receipt_json FROM audit_log ORDER BY seq').all() as Record<string, string | null>[]
+    const vectors = (await harness.json('/v5/conformance-vectors')).body.vectors as { receipt: { receipt_id: string } }[]
+    expect(vectors.length).toBeGreaterThan(0)
+    expect(rows()).toHaveLength(0)
+    for (const vector of vectors) expect((await harness.json(`/v5/audit/proof?receipt_id=${vector.receipt.receipt_id}`)).body.error).toBe('RECEIPT_NOT_FOUND')
+
+    // A target nothing listens on: the receipt is logged whether or not the delivery succeeds.
+    const subscribed = await harness.json('/v5/webhooks/subscribe', { method: 'POST', headers, body: JSON.stringify({ url: 'https://127.0.0.1:9/hook', mics: ['XNYS'] }) })
+    expect(subscribed.status).toBe(200)
+    const tested = await harness.json(`/v5/webhooks/test/${subscribed.body.webhook_id}`, { method: 'POST', headers })
+    expect(tested.status).toBe(200)
+    expect(rows()).toMatchObject([{ receipt_id: tested.body.payload_sent.receipt.receipt_id, surface: '/v5/webhooks/test', key_hash: hashKey(key) }])
+
+    // XNYS opens at 14:30 UTC: the dispatcher's cycle signs one receipt for the change, logged before it is queued.
+    await harness.deps.delivery.dispatcher.cycle()
+    harness.clock.set('2026-03-02T14:30:05.000Z')
+    await harness.deps.delivery.dispatcher.cycle()
+    const queued = harness.deps.delivery.queue.forWebhook(subscribed.body.webhook_id)
+    expect(queued).toHaveLength(1)
+    const delivered = JSON.parse(queued[0]!.body).receipt
+    expect(delivered.status).toBe('OPEN')
+    const logged = rows().at(-1)!
+    expect(logged).toMatchObject({ receipt_id: delivered.receipt_id, surface: 'webhooks', client_ref: 'webhook-dispatcher' })
+    expect(JSON.parse(logged.receipt_json!)).toEqual(delivered)
+  })
+
   test('200 concurrent requests: every answered receipt is committed, in far fewer transactions than requests', async () => {
     const { harness, rows, headers } = await setup()
     const commitsBefore = harness.deps.audit.committed
