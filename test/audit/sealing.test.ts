@@ -10,6 +10,8 @@ import { sqliteAuditStore } from '../../src/audit/store'
 import { auditRowOf } from '../../src/audit/record'
 import { verifyInclusion, EMPTY_ROOT_HEX, leafHash, rootOf, toHex } from '../../src/audit/merkle'
 import { openDatabase } from '../../src/store/database'
+import { SEAL_CHECK_MS, SEAL_GRACE_MS } from '../../src/audit/sealer'
+import { waitFor } from '../helpers/process'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { verifyWithRegistry } from '../helpers/verify'
 
@@ -84,6 +86,26 @@ describe('sealing', () => {
     expect(answered.body.issued_at!.slice(0, 10)).toBe('2026-03-09')
     expect((await digest(harness, '2026-03-09')).body.receipt_ids).toEqual([answered.body.receipt_id])
   })
+
+  test('the running job (as main.ts starts it) seals at once after a clock moved forward by hours, and within its interval after a midnight', async () => {
+    const { harness, status } = await setup()
+    await status()
+    expect(SEAL_GRACE_MS + SEAL_CHECK_MS).toBeLessThanOrEqual(150_000)
+    const sealedDates = () => (harness.db.query('SELECT date FROM audit_digests ORDER BY date').all() as { date: string }[]).map((row) => row.date)
+    harness.clock.set('2026-03-10T02:00:00.000Z') // 11 hours on, past midnight
+    const stop = harness.deps.auditTrail.sealer.start()
+    try {
+      await waitFor(() => sealedDates().length === 1, 2000, 'the seal at start')
+      expect(sealedDates()).toEqual(['2026-03-09'])
+      // The next midnight passes while the job runs: sealed by the interval, without a call from here.
+      harness.clock.set(new Date(Date.parse('2026-03-11T00:00:00.000Z') + SEAL_GRACE_MS).toISOString())
+      await waitFor(() => sealedDates().length === 2, SEAL_CHECK_MS + 2000, 'the seal after midnight')
+      expect(sealedDates()).toEqual(['2026-03-09', '2026-03-10'])
+      expect((await digest(harness, '2026-03-10')).body).toMatchObject({ partial: false, total_receipts_issued: 0, chain_length: 2 })
+    } finally {
+      stop()
+    }
+  }, 20_000)
 
   test('two processes over one database (REUSE_PORT): a row of a day the other process sealed is refused, not logged outside its root', async () => {
     const harness = makeTestApp({ now: '2026-03-09T23:59:59.000Z', fileDatabase: true })
