@@ -153,7 +153,14 @@ export interface AuditStore {
   blocks(date: string): Promise<BlockRow[]>
   state(name: string): Promise<string | null>
   setStateIfMissing(name: string, value: string): Promise<void>
-  pruneBodies(beforeDay: string, throughSealedDay: string): Promise<number>
+  setState(name: string, value: string): Promise<void>
+  /** Sealed dates after `afterDate` and before `beforeDate`, oldest first. */
+  sealedDatesBetween(afterDate: string, beforeDate: string): Promise<string[]>
+  /**
+   * Drops the bodies of up to `limit` rows of `day` after log position `afterSeq`, in one short
+   * transaction; returns the last log position covered (null when none) and the rows changed.
+   */
+  pruneChunk(day: string, afterSeq: number, limit: number): Promise<{ lastSeq: number | null; pruned: number }>
 }
 
 /** insertBatch refused the batch: a row is dated on or before `sealedThrough`, the last sealed day. */
@@ -201,12 +208,18 @@ export function sqliteAuditStore(db: Database): AuditStore {
   const lastSeqOfChunk = db.query('SELECT max(seq) AS seq FROM (SELECT seq FROM audit_log WHERE day = ? AND seq > ? ORDER BY seq LIMIT ?)')
   const state = db.query('SELECT value FROM audit_state WHERE name = ?')
   const setState = db.query('INSERT OR IGNORE INTO audit_state (name, value) VALUES (?, ?)')
-  const prune = db.query('UPDATE audit_log SET receipt_json = NULL WHERE day < ? AND day <= ? AND receipt_json IS NOT NULL')
+  const putState = db.query('INSERT INTO audit_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value')
+  const sealedDates = db.query('SELECT date FROM audit_digests WHERE date > ? AND date < ? ORDER BY date')
+  const pruneRange = db.query('UPDATE audit_log SET receipt_json = NULL WHERE day = ? AND seq > ? AND seq <= ? AND receipt_json IS NOT NULL')
 
   const indexChunk = db.transaction((date: string, afterSeq: number, firstIndex: number, limit: number): number | null => {
     const last = (lastSeqOfChunk.get(date, afterSeq, limit) as { seq: number | null }).seq
     if (last !== null) insertLeaves.run({ date, after: afterSeq, first: firstIndex, limit })
     return last
+  })
+  const pruneChunk = db.transaction((day: string, afterSeq: number, limit: number) => {
+    const last = (lastSeqOfChunk.get(day, afterSeq, limit) as { seq: number | null }).seq
+    return { lastSeq: last, pruned: last === null ? 0 : pruneRange.run(day, afterSeq, last).changes }
   })
   const insertBlock = db.query('INSERT OR IGNORE INTO audit_blocks (date, block, root, last_seq) VALUES (?, ?, ?, ?)')
   const blocks = db.query('SELECT root, last_seq FROM audit_blocks WHERE date = ? ORDER BY block')
@@ -296,8 +309,14 @@ export function sqliteAuditStore(db: Database): AuditStore {
     async setStateIfMissing(name, value) {
       setState.run(name, value)
     },
-    async pruneBodies(beforeDay, throughSealedDay) {
-      return prune.run(beforeDay, throughSealedDay).changes
+    async setState(name, value) {
+      putState.run(name, value)
+    },
+    async sealedDatesBetween(afterDate, beforeDate) {
+      return (sealedDates.all(afterDate, beforeDate) as { date: string }[]).map((row) => row.date)
+    },
+    async pruneChunk(day, afterSeq, limit) {
+      return pruneChunk.immediate(day, afterSeq, limit)
     },
   }
 }

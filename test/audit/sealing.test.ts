@@ -184,6 +184,31 @@ describe('chain, proofs, pruning and tampering', () => {
     expect((await digest(harness, '2026-03-09')).body.receipt_ids).toEqual(receipts.map((r) => r.receipt_id))
   })
 
+  test('pruning a large day runs in short transactions with the event loop free in between, and resumes after the last pruned day', async () => {
+    const { harness } = await setup()
+    const rows = Array.from({ length: 10_000 }, (_, i) => auditRowOf({ receipt_id: crypto.randomUUID(), issued_at: new Date(Date.parse(DAY1) + i).toISOString(), schema_version: 'v5.0', mic: 'XNYS', status: 'OPEN', source: 'SCHEDULE' }, { surface: '/v5/status', keyHash: 'a'.repeat(64) }))
+    await harness.deps.audit.append(rows)
+    harness.clock.set('2026-04-18T12:00:00.000Z')
+    await harness.deps.auditTrail.sealer.tick()
+    const bodies = () => (harness.db.query('SELECT count(*) AS n FROM audit_log WHERE receipt_json IS NOT NULL').get() as { n: number }).n
+    // A probe that runs whenever the event loop is free: it must see the day partly pruned.
+    const seen: number[] = []
+    let probing = true
+    const probe = () => {
+      seen.push(bodies())
+      if (probing) setImmediate(probe)
+    }
+    setImmediate(probe)
+    const pruned = await harness.deps.auditTrail.retention.tick()
+    probing = false
+    expect(pruned).toBe(10_000)
+    expect(bodies()).toBe(0)
+    expect(seen.some((n) => n > 0 && n < 10_000)).toBe(true)
+    // Nothing left: the next run starts after the last pruned day and prunes nothing.
+    expect(await harness.deps.auditTrail.retention.tick()).toBe(0)
+    expect(harness.log.lines.filter((line) => line.msg === 'audit receipt bodies pruned')).toHaveLength(1)
+  })
+
   test('a sealed day of several blocks: block roots are stored, so proofs after a restart read one block', async () => {
     const { harness } = await setup()
     const rows = Array.from({ length: 2500 }, (_, i) => auditRowOf({ receipt_id: crypto.randomUUID(), issued_at: new Date(Date.parse(DAY1) + i).toISOString(), schema_version: 'v5.0', mic: 'XNYS', status: 'OPEN', source: 'SCHEDULE' }, { surface: '/v5/status', keyHash: 'a'.repeat(64) }))
