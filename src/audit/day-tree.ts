@@ -12,10 +12,17 @@ interface FullBlocks {
   roots: Uint8Array[]
   /** Log position of each full block's last row. */
   lastSeqs: number[]
+  /** First 32 bits of each id of a block read here (null for a sealed block loaded from its stored root), to find an id without scanning the log. */
+  prefixes: (Uint32Array | null)[]
 }
+
+/** The first 32 bits of a receipt id (a UUID, hex first). */
+const prefixOf = (receiptId: string) => Number.parseInt(receiptId.slice(0, 8), 16) >>> 0
 
 export interface DayTree {
   size: number
+  /** Full blocks in this tree (the shared cache may hold more once the day has grown). */
+  fullCount: number
   rootHex: string
   blockRoots: Uint8Array[]
   full: FullBlocks
@@ -33,7 +40,7 @@ export class DayTrees {
     if (!full) {
       // A sealed day's full blocks were stored at sealing; other days start empty.
       const stored = await this.store.blocks(day)
-      full = { roots: stored.map((block) => new Uint8Array(Buffer.from(block.root, 'hex'))), lastSeqs: stored.map((block) => block.last_seq) }
+      full = { roots: stored.map((block) => new Uint8Array(Buffer.from(block.root, 'hex'))), lastSeqs: stored.map((block) => block.last_seq), prefixes: stored.map(() => null) }
     }
     this.cache.delete(day)
     this.cache.set(day, full)
@@ -48,21 +55,39 @@ export class DayTrees {
       }
       full.roots.push(rootOf(rows.map((row) => leafHash(row.receipt_id))))
       full.lastSeqs.push(rows.at(-1)!.seq)
+      full.prefixes.push(Uint32Array.from(rows, (row) => prefixOf(row.receipt_id)))
       // The sealer builds a day of a million leaves this way without holding up requests.
       if (options.yieldBetweenBlocks) await new Promise((resolve) => setImmediate(resolve))
     }
     const blockRoots = tailIds.length ? [...full.roots, rootOf(tailIds.map(leafHash))] : [...full.roots]
-    return { size: full.roots.length * BLOCK_SIZE + tailIds.length, rootHex: toHex(rootOf(blockRoots)), blockRoots, full, tailIds }
+    return { size: full.roots.length * BLOCK_SIZE + tailIds.length, fullCount: full.roots.length, rootHex: toHex(rootOf(blockRoots)), blockRoots, full, tailIds }
+  }
+
+  private async blockIds(day: string, tree: DayTree, block: number): Promise<string[]> {
+    const after = block === 0 ? 0 : tree.full.lastSeqs[block - 1]!
+    return (await this.store.dayIds(day, after, BLOCK_SIZE)).map((row) => row.receipt_id)
+  }
+
+  /**
+   * Leaf index of `receiptId` in `tree`, or null: reads only the blocks whose id prefixes match
+   * (one, nearly always; none for an unknown id), instead of scanning the day's rows for it.
+   */
+  async find(day: string, tree: DayTree, receiptId: string): Promise<number | null> {
+    const key = prefixOf(receiptId)
+    for (let block = 0; block < tree.fullCount; block++) {
+      const prefixes = tree.full.prefixes[block]
+      if (prefixes && !prefixes.includes(key)) continue
+      const index = (await this.blockIds(day, tree, block)).indexOf(receiptId)
+      if (index >= 0) return block * BLOCK_SIZE + index
+    }
+    const index = tree.tailIds.indexOf(receiptId)
+    return index >= 0 ? tree.fullCount * BLOCK_SIZE + index : null
   }
 
   /** RFC 6962 audit path of leaf `index` in `tree`, bottom-up, as hex. */
   async path(day: string, tree: DayTree, index: number): Promise<string[]> {
     const block = Math.floor(index / BLOCK_SIZE)
-    let ids: string[]
-    if (block < tree.full.roots.length) {
-      const after = block === 0 ? 0 : tree.full.lastSeqs[block - 1]!
-      ids = (await this.store.dayIds(day, after, BLOCK_SIZE)).map((row) => row.receipt_id)
-    } else ids = tree.tailIds
+    const ids = block < tree.fullCount ? await this.blockIds(day, tree, block) : tree.tailIds
     const inner = auditPath(index % BLOCK_SIZE, ids.map(leafHash))
     const outer = auditPath(block, tree.blockRoots)
     return [...inner, ...outer].map(toHex)

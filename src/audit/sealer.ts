@@ -79,7 +79,7 @@ export class DigestSealer {
         after = last
         await new Promise((resolve) => setImmediate(resolve))
       }
-      const blocks = tree.full.roots.map((root, index) => ({ root: toHex(root), last_seq: tree.full.lastSeqs[index]! }))
+      const blocks = tree.full.roots.slice(0, tree.fullCount).map((root, index) => ({ root: toHex(root), last_seq: tree.full.lastSeqs[index]! }))
       const row = store.insertDigest(date, tree.size, blocks, (previous) => sealedDigest(signer, issuer, date, tree, mics, previous, new Date(clock.now()).toISOString()))
       log.info('audit digest sealed', { date, receipts: row.total_receipts_issued, merkle_root: row.merkle_root, ms: Math.round(performance.now() - started) })
       sealed.push(date)

@@ -130,6 +130,8 @@ export interface AuditStore {
   dayCount(day: string): Promise<number>
   dayHasMic(day: string, mic: string): Promise<boolean>
   firstLogDay(): Promise<string | null>
+  /** The latest day with a logged row. */
+  lastLogDay(): Promise<string | null>
   archivePage(day: string, mic: string, afterSeq: number, limit: number): Promise<{ seq: number; receipt_json: string | null }[]>
   archiveCount(day: string, mic: string): Promise<number>
   keyReceipts(query: KeyReceiptQuery): Promise<AuditRow[]>
@@ -187,6 +189,7 @@ export function sqliteAuditStore(db: Database): AuditStore {
   const dayCount = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ?')
   const dayHasMic = db.query('SELECT 1 AS hit FROM audit_log WHERE day = ? AND mic = ? LIMIT 1')
   const firstDay = db.query('SELECT min(day) AS day FROM audit_log')
+  const lastDay = db.query('SELECT max(day) AS day FROM audit_log')
   const archivePage = db.query('SELECT seq, receipt_json FROM audit_log WHERE day = ? AND mic = ? AND seq > ? ORDER BY seq LIMIT ?')
   const archiveCount = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ? AND mic = ?')
   const sealedLeaf = db.query('SELECT date, leaf_index FROM audit_leaves WHERE receipt_id = ?')
@@ -266,6 +269,9 @@ export function sqliteAuditStore(db: Database): AuditStore {
     },
     async firstLogDay() {
       return (firstDay.get() as { day: string | null }).day
+    },
+    async lastLogDay() {
+      return (lastDay.get() as { day: string | null }).day
     },
     async archivePage(day, mic, afterSeq, limit) {
       return archivePage.all(day, mic, afterSeq, limit) as { seq: number; receipt_json: string | null }[]

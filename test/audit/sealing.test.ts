@@ -43,6 +43,11 @@ describe('sealing', () => {
 
     harness.clock.set('2026-03-10T00:00:01.000Z')
     expect(await harness.deps.auditTrail.sealer.tick()).toEqual([]) // inside the grace period
+    // Yesterday not sealed yet and today begun: a proof of yesterday's receipt is against yesterday's current tree.
+    await status()
+    const early = (await harness.json(`/v5/audit/proof?receipt_id=${ids[1]}`)).body
+    expect(early).toMatchObject({ date: '2026-03-09', leaf_index: 1, tree_size: 3, merkle_root: partial.body.merkle_root, partial: true })
+    expect(verifyInclusion(ids[1]!, 1, 3, early.audit_path, early.merkle_root)).toBe(true)
     harness.clock.set('2026-03-10T00:00:20.000Z')
     expect(await harness.deps.auditTrail.sealer.tick()).toEqual(['2026-03-09'])
     expect(await harness.deps.auditTrail.sealer.tick()).toEqual([])
@@ -213,6 +218,12 @@ describe('chain, proofs, pruning and tampering', () => {
     const { harness } = await setup()
     const rows = Array.from({ length: 2500 }, (_, i) => auditRowOf({ receipt_id: crypto.randomUUID(), issued_at: new Date(Date.parse(DAY1) + i).toISOString(), schema_version: 'v5.0', mic: 'XNYS', status: 'OPEN', source: 'SCHEDULE' }, { surface: '/v5/status', keyHash: 'a'.repeat(64) }))
     await harness.deps.audit.append(rows)
+    // Before sealing: found through the day's tree, across block edges, against the current root.
+    for (const index of [0, 1023, 1024, 2048, 2499]) {
+      const proof = (await harness.json(`/v5/audit/proof?receipt_id=${rows[index]!.receipt_id}`)).body
+      expect(proof).toMatchObject({ leaf_index: index, tree_size: 2500, partial: true })
+      expect(verifyInclusion(rows[index]!.receipt_id, index, 2500, proof.audit_path, proof.merkle_root)).toBe(true)
+    }
     harness.clock.set('2026-03-10T00:01:00.000Z')
     await harness.deps.auditTrail.sealer.tick()
     expect(harness.db.query('SELECT count(*) AS n FROM audit_blocks').get()).toEqual({ n: 2 })
