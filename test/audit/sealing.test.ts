@@ -48,6 +48,8 @@ describe('sealing', () => {
     const early = (await harness.json(`/v5/audit/proof?receipt_id=${ids[1]}`)).body
     expect(early).toMatchObject({ date: '2026-03-09', leaf_index: 1, tree_size: 3, merkle_root: partial.body.merkle_root, partial: true })
     expect(verifyInclusion(ids[1]!, 1, 3, early.audit_path, early.merkle_root)).toBe(true)
+    // Today's partial digest links to yesterday's root (not sealed yet, but it is the root that will be) and counts the chain from its start.
+    expect((await digest(harness, '2026-03-10')).body).toMatchObject({ partial: true, total_receipts_issued: 1, previous_day_merkle_root: partial.body.merkle_root, chain_length: 2 })
     harness.clock.set('2026-03-10T00:00:20.000Z')
     expect(await harness.deps.auditTrail.sealer.tick()).toEqual(['2026-03-09'])
     expect(await harness.deps.auditTrail.sealer.tick()).toEqual([])
