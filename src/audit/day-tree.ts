@@ -7,6 +7,8 @@ import { auditPath, leafHash, rootOf, toHex } from './merkle'
 
 export const BLOCK_SIZE = 1024
 const CACHED_DAYS = 16
+/** A cached day with fewer blocks built from its rows than this is cheap to evict. */
+const CHEAP_BLOCKS = 8
 
 interface FullBlocks {
   roots: Uint8Array[]
@@ -44,7 +46,7 @@ export class DayTrees {
     }
     this.cache.delete(day)
     this.cache.set(day, full)
-    if (this.cache.size > CACHED_DAYS) this.cache.delete(this.cache.keys().next().value!)
+    if (this.cache.size > CACHED_DAYS) this.evict()
     let tailIds: string[] = []
     for (;;) {
       const after = full.lastSeqs.at(-1) ?? 0
@@ -61,6 +63,22 @@ export class DayTrees {
     }
     const blockRoots = tailIds.length ? [...full.roots, rootOf(tailIds.map(leafHash))] : [...full.roots]
     return { size: full.roots.length * BLOCK_SIZE + tailIds.length, fullCount: full.roots.length, rootHex: toHex(rootOf(blockRoots)), blockRoots, full, tailIds }
+  }
+
+  /**
+   * Drops the least recently used day that is cheap to load again (its blocks came from stored
+   * roots, or it has few), so that reading many sealed days cannot make the blocks of a large
+   * unsealed day be rebuilt from every row; the least recently used day when none is cheap.
+   */
+  private evict(): void {
+    let victim: string | undefined
+    for (const [day, blocks] of this.cache) {
+      if (blocks.prefixes.filter((prefixes) => prefixes !== null).length < CHEAP_BLOCKS) {
+        victim = day
+        break
+      }
+    }
+    this.cache.delete(victim ?? this.cache.keys().next().value!)
   }
 
   private async blockIds(day: string, tree: DayTree, block: number): Promise<string[]> {

@@ -163,6 +163,27 @@ describe('block-built trees (the service: blocks of 1,024 leaves) equal the plai
     }
   })
 
+  test('reading many sealed days does not evict the blocks of a large unsealed day (they would be rebuilt from every row)', async () => {
+    const today = Array.from({ length: 9 * BLOCK_SIZE + 5 }, () => randomUUID())
+    const reads: string[] = []
+    const store = {
+      async dayIds(day: string, after: number, limit: number) {
+        reads.push(day)
+        return day === 'today' ? today.map((receipt_id, i) => ({ seq: i + 1, receipt_id })).filter((r) => r.seq > after).slice(0, limit) : []
+      },
+      // Sealed days: their full blocks' roots are stored (one block each here).
+      async blocks(day: string) {
+        return day === 'today' ? [] : [{ root: 'ab'.repeat(32), last_seq: 1 }]
+      },
+    } as unknown as AuditStore
+    const trees = new DayTrees(store)
+    const root = (await trees.tree('today')).rootHex
+    for (let i = 0; i < 40; i++) await trees.tree(`sealed-${i}`)
+    reads.length = 0
+    expect((await trees.tree('today')).rootHex).toBe(root)
+    expect(reads).toEqual(['today']) // only the tail, not the nine full blocks again
+  })
+
   test('find: the leaf index of an id in the unsealed tree, reading only the block that holds it; null for an unknown id', async () => {
     const ids = Array.from({ length: 3 * BLOCK_SIZE + 10 }, () => randomUUID())
     const reads: number[] = []
