@@ -71,7 +71,7 @@ export class DigestSealer {
       const date = next
       audit.sealedThrough = date
       const started = performance.now()
-      const tree = await trees.tree(date, { yieldBetweenBlocks: true })
+      const tree = await trees.tree(date)
       const mics = await micsOfDay(store, date)
       for (let after = 0, index = 0; ; index += LEAF_CHUNK) {
         const last = await store.indexLeaves(date, after, index, LEAF_CHUNK)

@@ -184,6 +184,27 @@ describe('block-built trees (the service: blocks of 1,024 leaves) equal the plai
     expect(reads).toEqual(['today']) // only the tail, not the nine full blocks again
   })
 
+  test('building a large day lets other work run between blocks; builders running at once share the blocks', async () => {
+    const ids = Array.from({ length: 20 * BLOCK_SIZE + 3 }, () => randomUUID())
+    const trees = new DayTrees(memoryDay(ids))
+    let probes = 0
+    let probing = true
+    const probe = () => {
+      probes++
+      if (probing) setImmediate(probe)
+    }
+    setImmediate(probe)
+    const [first, second] = await Promise.all([trees.tree('d'), trees.tree('d')])
+    probing = false
+    expect(probes).toBeGreaterThan(1)
+    const plainRoot = toHex(rootOf(ids.map(leafHash)))
+    for (const tree of [first, second, await trees.tree('d')]) {
+      expect(tree.size).toBe(ids.length)
+      expect(tree.fullCount).toBe(20)
+      expect(tree.rootHex).toBe(plainRoot)
+    }
+  })
+
   test('find: the leaf index of an id in the unsealed tree, reading only the block that holds it; null for an unknown id', async () => {
     const ids = Array.from({ length: 3 * BLOCK_SIZE + 10 }, () => randomUUID())
     const reads: number[] = []
