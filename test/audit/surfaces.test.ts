@@ -95,13 +95,19 @@ describe('every live surface logs before answering', () => {
       expect(response.body.error).toBe('AUDIT_LOG_UNAVAILABLE')
       expect(response.body.receipt_id).toBeUndefined()
     }
+    const paidDoor = await harness.json('/v1/safe-to-trade?venue=XNYS&max_age=30', { headers })
+    expect([paidDoor.status, paidDoor.body.error, paidDoor.body.signature]).toEqual([503, 'AUDIT_LOG_UNAVAILABLE', undefined])
+    // The tool endpoint answers a tool error naming the code, and no receipt.
+    const tool = await harness.json('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': '203.0.113.9' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_status', arguments: { mic: 'XNYS' } } }) })
+    expect(tool.body.result.isError).toBe(true)
+    expect(JSON.parse(tool.body.result.content[0].text)).toMatchObject({ error: 'AUDIT_LOG_UNAVAILABLE' })
     expect((await harness.json('/v5/demo')).status).toBe(200)
     expect(rows()).toHaveLength(0)
-    // Three failed writes, one error line (not one per batch); the recovery is one info line.
+    // Five failed writes, one error line (not one per batch); the recovery is one info line.
     expect(harness.log.lines.filter((line) => line.level === 'error' && String(line.msg).startsWith('audit log write'))).toHaveLength(1)
     harness.db.run('DROP TRIGGER audit_fail')
     expect((await harness.json('/v5/status', { headers })).status).toBe(200)
     expect(rows()).toHaveLength(1)
-    expect(harness.log.lines.find((line) => line.msg === 'audit log writes recovered')).toMatchObject({ failed_writes: 3 })
+    expect(harness.log.lines.find((line) => line.msg === 'audit log writes recovered')).toMatchObject({ failed_writes: 5 })
   })
 })
