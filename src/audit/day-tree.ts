@@ -86,6 +86,11 @@ export class DayTrees {
     this.cache.delete(victim ?? this.cache.keys().next().value!)
   }
 
+  /** Drops a day from the cache (a sealed day loads its stored block roots again when asked). */
+  forget(day: string): void {
+    this.cache.delete(day)
+  }
+
   private async blockIds(day: string, tree: DayTree, block: number): Promise<string[]> {
     const after = block === 0 ? 0 : tree.full.lastSeqs[block - 1]!
     return (await this.store.dayIds(day, after, BLOCK_SIZE)).map((row) => row.receipt_id)

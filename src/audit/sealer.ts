@@ -81,6 +81,8 @@ export class DigestSealer {
       }
       const blocks = tree.full.roots.slice(0, tree.fullCount).map((root, index) => ({ root: toHex(root), last_seq: tree.full.lastSeqs[index]! }))
       const row = store.insertDigest(date, tree.size, blocks, (previous) => sealedDigest(signer, issuer, date, tree, mics, previous, new Date(clock.now()).toISOString()))
+      // Its blocks' roots are stored now; the cached id prefixes are for days not sealed yet.
+      trees.forget(date)
       log.info('audit digest sealed', { date, receipts: row.total_receipts_issued, merkle_root: row.merkle_root, ms: Math.round(performance.now() - started) })
       sealed.push(date)
       next = addDays(date, 1)
