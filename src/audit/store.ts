@@ -1,6 +1,7 @@
 // SQL for the audit trail: the receipt log (one row per live receipt, in log order), the sealed
 // daily digests, the leaf index that proofs of sealed days look ids up in, and a little state.
 import type { Database } from 'bun:sqlite'
+import { addDays } from './dates'
 
 // Migration 3 (kept as released; migration 10 moves its rows into audit_log and drops it).
 export const AUDIT_SCHEMA_V1 = `
@@ -237,6 +238,8 @@ export function sqliteAuditStore(db: Database): AuditStore {
     return row
   })
 
+  const firstDayFrom = db.query('SELECT day FROM audit_log WHERE day >= ? ORDER BY day LIMIT 1')
+  const firstSeqOfDay = db.query('SELECT seq FROM audit_log WHERE day = ? ORDER BY seq LIMIT 1')
   const keyQuery = (query: KeyReceiptQuery) => {
     const where = ['key_hash = $key']
     const params: Record<string, string | number> = { key: query.keyHash, limit: query.limit }
@@ -245,7 +248,14 @@ export function sqliteAuditStore(db: Database): AuditStore {
       params.mic = query.mic
     }
     if (query.after) {
-      where.push('issued_at > $after')
+      // Start at the log position where rows of the instant's day can begin, not at the key's
+      // first row (a key with millions of rows took seconds). A row of the day after can precede
+      // the day's late rows in the log by a few seconds around midnight, so the lower of the two.
+      const firstDay = (firstDayFrom.get(query.after.slice(0, 10)) as { day: string } | null)?.day
+      if (!firstDay) return []
+      const seqs = [firstDay, addDays(firstDay, 1)].map((day) => (firstSeqOfDay.get(day) as { seq: number } | null)?.seq ?? Number.POSITIVE_INFINITY)
+      where.push('seq >= $first', 'issued_at > $after')
+      params.first = Math.min(...seqs)
       params.after = query.after
       // The first `limit` after the instant, in log order.
       return db.query(`SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $limit`).all(params) as AuditRow[]
