@@ -7,15 +7,24 @@ import { auditPath, leafHash, rootOf, toHex } from './merkle'
 
 export const BLOCK_SIZE = 1024
 const CACHED_DAYS = 16
+/** A cached day with fewer blocks built from its rows than this is cheap to evict. */
+const CHEAP_BLOCKS = 8
 
 interface FullBlocks {
   roots: Uint8Array[]
   /** Log position of each full block's last row. */
   lastSeqs: number[]
+  /** First 32 bits of each id of a block read here (null for a sealed block loaded from its stored root), to find an id without scanning the log. */
+  prefixes: (Uint32Array | null)[]
 }
+
+/** The first 32 bits of a receipt id (a UUID, hex first). */
+const prefixOf = (receiptId: string) => Number.parseInt(receiptId.slice(0, 8), 16) >>> 0
 
 export interface DayTree {
   size: number
+  /** Full blocks in this tree (the shared cache may hold more once the day has grown). */
+  fullCount: number
   rootHex: string
   blockRoots: Uint8Array[]
   full: FullBlocks
@@ -27,42 +36,86 @@ export class DayTrees {
 
   constructor(private readonly store: AuditStore) {}
 
-  /** The day's tree as the log holds it now (for a sealed day: exactly what was sealed). */
-  async tree(day: string, options: { yieldBetweenBlocks?: boolean } = {}): Promise<DayTree> {
+  /**
+   * The day's tree as the log holds it now (for a sealed day: exactly what was sealed). Blocks
+   * not cached yet are built one at a time with the event loop free in between (a day of a
+   * million rows takes seconds to build cold); builders of the same day running at once share
+   * the cached blocks, each block read and added without a gap in between.
+   */
+  async tree(day: string): Promise<DayTree> {
     let full = this.cache.get(day)
     if (!full) {
       // A sealed day's full blocks were stored at sealing; other days start empty.
       const stored = await this.store.blocks(day)
-      full = { roots: stored.map((block) => new Uint8Array(Buffer.from(block.root, 'hex'))), lastSeqs: stored.map((block) => block.last_seq) }
+      full = this.cache.get(day) ?? { roots: stored.map((block) => new Uint8Array(Buffer.from(block.root, 'hex'))), lastSeqs: stored.map((block) => block.last_seq), prefixes: stored.map(() => null) }
     }
     this.cache.delete(day)
     this.cache.set(day, full)
-    if (this.cache.size > CACHED_DAYS) this.cache.delete(this.cache.keys().next().value!)
+    if (this.cache.size > CACHED_DAYS) this.evict()
     let tailIds: string[] = []
     for (;;) {
       const after = full.lastSeqs.at(-1) ?? 0
       const rows = await this.store.dayIds(day, after, BLOCK_SIZE)
+      if ((full.lastSeqs.at(-1) ?? 0) !== after) continue // another builder added this block meanwhile
       if (rows.length < BLOCK_SIZE) {
         tailIds = rows.map((row) => row.receipt_id)
         break
       }
       full.roots.push(rootOf(rows.map((row) => leafHash(row.receipt_id))))
       full.lastSeqs.push(rows.at(-1)!.seq)
-      // The sealer builds a day of a million leaves this way without holding up requests.
-      if (options.yieldBetweenBlocks) await new Promise((resolve) => setImmediate(resolve))
+      full.prefixes.push(Uint32Array.from(rows, (row) => prefixOf(row.receipt_id)))
+      await new Promise((resolve) => setImmediate(resolve))
     }
     const blockRoots = tailIds.length ? [...full.roots, rootOf(tailIds.map(leafHash))] : [...full.roots]
-    return { size: full.roots.length * BLOCK_SIZE + tailIds.length, rootHex: toHex(rootOf(blockRoots)), blockRoots, full, tailIds }
+    return { size: full.roots.length * BLOCK_SIZE + tailIds.length, fullCount: full.roots.length, rootHex: toHex(rootOf(blockRoots)), blockRoots, full, tailIds }
+  }
+
+  /**
+   * Drops the least recently used day that is cheap to load again (its blocks came from stored
+   * roots, or it has few), so that reading many sealed days cannot make the blocks of a large
+   * unsealed day be rebuilt from every row; the least recently used day when none is cheap.
+   */
+  private evict(): void {
+    let victim: string | undefined
+    for (const [day, blocks] of this.cache) {
+      if (blocks.prefixes.filter((prefixes) => prefixes !== null).length < CHEAP_BLOCKS) {
+        victim = day
+        break
+      }
+    }
+    this.cache.delete(victim ?? this.cache.keys().next().value!)
+  }
+
+  /** Drops a day from the cache (a sealed day loads its stored block roots again when asked). */
+  forget(day: string): void {
+    this.cache.delete(day)
+  }
+
+  private async blockIds(day: string, tree: DayTree, block: number): Promise<string[]> {
+    const after = block === 0 ? 0 : tree.full.lastSeqs[block - 1]!
+    return (await this.store.dayIds(day, after, BLOCK_SIZE)).map((row) => row.receipt_id)
+  }
+
+  /**
+   * Leaf index of `receiptId` in `tree`, or null: reads only the blocks whose id prefixes match
+   * (one, nearly always; none for an unknown id), instead of scanning the day's rows for it.
+   */
+  async find(day: string, tree: DayTree, receiptId: string): Promise<number | null> {
+    const key = prefixOf(receiptId)
+    for (let block = 0; block < tree.fullCount; block++) {
+      const prefixes = tree.full.prefixes[block]
+      if (prefixes && !prefixes.includes(key)) continue
+      const index = (await this.blockIds(day, tree, block)).indexOf(receiptId)
+      if (index >= 0) return block * BLOCK_SIZE + index
+    }
+    const index = tree.tailIds.indexOf(receiptId)
+    return index >= 0 ? tree.fullCount * BLOCK_SIZE + index : null
   }
 
   /** RFC 6962 audit path of leaf `index` in `tree`, bottom-up, as hex. */
   async path(day: string, tree: DayTree, index: number): Promise<string[]> {
     const block = Math.floor(index / BLOCK_SIZE)
-    let ids: string[]
-    if (block < tree.full.roots.length) {
-      const after = block === 0 ? 0 : tree.full.lastSeqs[block - 1]!
-      ids = (await this.store.dayIds(day, after, BLOCK_SIZE)).map((row) => row.receipt_id)
-    } else ids = tree.tailIds
+    const ids = block < tree.fullCount ? await this.blockIds(day, tree, block) : tree.tailIds
     const inner = auditPath(index % BLOCK_SIZE, ids.map(leafHash))
     const outer = auditPath(block, tree.blockRoots)
     return [...inner, ...outer].map(toHex)

@@ -6,6 +6,7 @@ import { SUPPORTED_MICS } from '../calendar/mics'
 import { ApiError } from '../http/errors'
 import type { AuditStore, DigestRow } from './store'
 import type { DayTrees } from './day-tree'
+import { addDays, daysBetween } from './dates'
 
 /** Largest page of `receipt_ids` in one digest response; `next_cursor` leads to the next. */
 export const DIGEST_IDS_PAGE = 10_000
@@ -76,16 +77,18 @@ export async function dayDigest(deps: DigestDeps, date: string, cursor: number, 
   const sealed = await deps.store.digest(date)
   if (sealed) return { ...digestBody(sealed), ...(await idsPage(deps.store, date, cursor)) }
   if (startedOn === null || date < startedOn) throw new ApiError(404, 'DIGEST_NOT_FOUND', `the receipt log of this service begins on ${startedOn ?? 'its first start'}; no digest exists for ${date}`)
-  const last = await deps.store.lastDigest()
   const tree = await deps.trees.tree(date)
-  const previous = last && last.date < date ? last : null
+  // The chain has no holes and starts on startedOn. The day before is sealed, or its current
+  // root is shown (receipts answered in the seconds around midnight may still join it).
+  const dayBefore = addDays(date, -1)
+  const previousRoot = date > startedOn ? ((await deps.store.digest(dayBefore))?.merkle_root ?? (await deps.trees.tree(dayBefore)).rootHex) : null
   return {
     date,
     total_receipts_issued: tree.size,
     exchanges_attested: await micsOfDay(deps.store, date),
     merkle_root: tree.rootHex,
-    previous_day_merkle_root: previous?.merkle_root ?? null,
-    chain_length: (previous?.chain_length ?? 0) + 1,
+    previous_day_merkle_root: previousRoot,
+    chain_length: daysBetween(startedOn, date) + 1,
     computed_at: new Date(now).toISOString(),
     partial: true,
     ...(await idsPage(deps.store, date, cursor)),

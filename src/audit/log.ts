@@ -4,7 +4,7 @@
 // Nothing is dropped: when the write fails every waiter gets AUDIT_LOG_UNAVAILABLE (503).
 import type { Logger } from '../log'
 import { ApiError } from '../http/errors'
-import type { AuditRow, AuditStore } from './store'
+import { SealedDayError, type AuditRow, type AuditStore } from './store'
 
 export const auditUnavailable = (message = 'the audit log cannot be written; no receipt is answered that is not logged. Retry shortly') =>
   new ApiError(503, 'AUDIT_LOG_UNAVAILABLE', message)
@@ -67,6 +67,11 @@ export class AuditLog {
     if (!waiters.length) return
     this.waiters = []
     this.pendingRows = 0
+    this.write(waiters)
+  }
+
+  /** Refuses the waiters whose rows fall on a sealed day, commits the others' rows in one transaction. */
+  private write(waiters: Waiter[], retry = true): void {
     const accepted: Waiter[] = []
     for (const waiter of waiters) {
       const late = this.sealedThrough !== null && waiter.rows.some((row) => row.day <= this.sealedThrough!)
@@ -79,6 +84,12 @@ export class AuditLog {
     try {
       if (rows.length) this.store.insertBatch(rows)
     } catch (error) {
+      // Another process sealed a day this one had not seen sealed: learn it and write the rest.
+      if (error instanceof SealedDayError && retry) {
+        this.sealedThrough = error.sealedThrough
+        this.write(accepted, false)
+        return
+      }
       this.failures++
       this.noteFailure(rows.length, (error as Error).message)
       for (const waiter of accepted) waiter.reject(auditUnavailable())

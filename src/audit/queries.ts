@@ -61,6 +61,31 @@ export async function keyReceipts(store: AuditStore, account: AccountRow, query:
   return { receipts: rows.map(({ mic, status, source, issued_at, schema_version }) => ({ mic, status, source, issued_at, schema_version })), count: rows.length }
 }
 
+/** Unsealed days searched through their trees (cached id prefixes); more than this and the log is scanned. */
+const FIND_IN_TREES_MAX_DAYS = 8
+
+/**
+ * A receipt of a day not sealed yet: found through the day trees (the public proof endpoint must
+ * not scan a day of a million rows for every unknown id; there is no index on receipt_id), or,
+ * when very many days are unsealed (a signer long offline), by scanning the log.
+ */
+async function findUnsealed(deps: { store: AuditStore; trees: DayTrees }, receiptId: string, firstUnsealedDay: string) {
+  const lastDay = await deps.store.lastLogDay()
+  if (lastDay === null || lastDay < firstUnsealedDay) return null
+  if (firstUnsealedDay >= '1970-01-01' && daysBetween(firstUnsealedDay, lastDay) < FIND_IN_TREES_MAX_DAYS) {
+    for (let day = lastDay; day >= firstUnsealedDay; day = addDays(day, -1)) {
+      const tree = await deps.trees.tree(day)
+      const index = await deps.trees.find(day, tree, receiptId)
+      if (index !== null) return { entry: { day }, index, tree }
+    }
+    return null
+  }
+  const entry = await deps.store.unsealedEntry(receiptId, firstUnsealedDay)
+  if (!entry) return null
+  const index = await deps.store.leafIndex(entry.day, entry.seq)
+  return { entry, index, tree: await deps.trees.tree(entry.day) }
+}
+
 /**
  * RFC 6962 inclusion proof of a logged receipt in its day's tree: against the sealed root for a
  * sealed day (computed from the stored ids, so a changed id shows as a proof that fails), against
@@ -75,10 +100,9 @@ export async function inclusionProof(deps: { store: AuditStore; trees: DayTrees 
     const path = await deps.trees.path(sealedLeaf.date, tree, sealedLeaf.leaf_index)
     return { receipt_id: receiptId, date: sealedLeaf.date, leaf_index: sealedLeaf.leaf_index, tree_size: digest.total_receipts_issued, audit_path: path, merkle_root: digest.merkle_root, sealed: true, partial: false }
   }
-  const entry = await deps.store.unsealedEntry(receiptId, firstUnsealedDay)
-  if (!entry) throw new ApiError(404, 'RECEIPT_NOT_FOUND', 'no live receipt with this id is in the log (demo and sample-door receipts are not logged)')
-  const index = await deps.store.leafIndex(entry.day, entry.seq)
-  const tree = await deps.trees.tree(entry.day)
+  const found = await findUnsealed(deps, receiptId, firstUnsealedDay)
+  if (!found) throw new ApiError(404, 'RECEIPT_NOT_FOUND', 'no live receipt with this id is in the log (demo and sample-door receipts are not logged)')
+  const { entry, index, tree } = found
   return {
     receipt_id: receiptId,
     date: entry.day,

@@ -71,7 +71,7 @@ export class DigestSealer {
       const date = next
       audit.sealedThrough = date
       const started = performance.now()
-      const tree = await trees.tree(date, { yieldBetweenBlocks: true })
+      const tree = await trees.tree(date)
       const mics = await micsOfDay(store, date)
       for (let after = 0, index = 0; ; index += LEAF_CHUNK) {
         const last = await store.indexLeaves(date, after, index, LEAF_CHUNK)
@@ -79,8 +79,10 @@ export class DigestSealer {
         after = last
         await new Promise((resolve) => setImmediate(resolve))
       }
-      const blocks = tree.full.roots.map((root, index) => ({ root: toHex(root), last_seq: tree.full.lastSeqs[index]! }))
+      const blocks = tree.full.roots.slice(0, tree.fullCount).map((root, index) => ({ root: toHex(root), last_seq: tree.full.lastSeqs[index]! }))
       const row = store.insertDigest(date, tree.size, blocks, (previous) => sealedDigest(signer, issuer, date, tree, mics, previous, new Date(clock.now()).toISOString()))
+      // Its blocks' roots are stored now; the cached id prefixes are for days not sealed yet.
+      trees.forget(date)
       log.info('audit digest sealed', { date, receipts: row.total_receipts_issued, merkle_root: row.merkle_root, ms: Math.round(performance.now() - started) })
       sealed.push(date)
       next = addDays(date, 1)

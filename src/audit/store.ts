@@ -1,6 +1,7 @@
 // SQL for the audit trail: the receipt log (one row per live receipt, in log order), the sealed
 // daily digests, the leaf index that proofs of sealed days look ids up in, and a little state.
 import type { Database } from 'bun:sqlite'
+import { addDays } from './dates'
 
 // Migration 3 (kept as released; migration 10 moves its rows into audit_log and drops it).
 export const AUDIT_SCHEMA_V1 = `
@@ -124,11 +125,14 @@ export interface KeyReceiptQuery {
  * committed by the time it returns to the event loop.
  */
 export interface AuditStore {
+  /** Commits all rows, or none: throws SealedDayError when one is dated on a sealed day. */
   insertBatch(rows: readonly AuditRow[]): void
   dayIds(day: string, afterSeq: number, limit: number): Promise<IdRow[]>
   dayCount(day: string): Promise<number>
   dayHasMic(day: string, mic: string): Promise<boolean>
   firstLogDay(): Promise<string | null>
+  /** The latest day with a logged row. */
+  lastLogDay(): Promise<string | null>
   archivePage(day: string, mic: string, afterSeq: number, limit: number): Promise<{ seq: number; receipt_json: string | null }[]>
   archiveCount(day: string, mic: string): Promise<number>
   keyReceipts(query: KeyReceiptQuery): Promise<AuditRow[]>
@@ -152,7 +156,21 @@ export interface AuditStore {
   blocks(date: string): Promise<BlockRow[]>
   state(name: string): Promise<string | null>
   setStateIfMissing(name: string, value: string): Promise<void>
-  pruneBodies(beforeDay: string, throughSealedDay: string): Promise<number>
+  setState(name: string, value: string): Promise<void>
+  /** Sealed dates after `afterDate` and before `beforeDate`, oldest first. */
+  sealedDatesBetween(afterDate: string, beforeDate: string): Promise<string[]>
+  /**
+   * Drops the bodies of up to `limit` rows of `day` after log position `afterSeq`, in one short
+   * transaction; returns the last log position covered (null when none) and the rows changed.
+   */
+  pruneChunk(day: string, afterSeq: number, limit: number): Promise<{ lastSeq: number | null; pruned: number }>
+}
+
+/** insertBatch refused the batch: a row is dated on or before `sealedThrough`, the last sealed day. */
+export class SealedDayError extends Error {
+  constructor(readonly sealedThrough: string) {
+    super(`audit: ${sealedThrough} is sealed; rows dated on or before it are refused`)
+  }
 }
 
 export function sqliteAuditStore(db: Database): AuditStore {
@@ -160,13 +178,19 @@ export function sqliteAuditStore(db: Database): AuditStore {
     `INSERT INTO audit_log (receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, client_ref, receipt_json)
      VALUES ($receipt_id, $day, $mic, $status, $source, $issued_at, $schema_version, $surface, $key_hash, $payment_ref, $client_ref, $receipt_json)`,
   )
+  const lastSealed = db.query('SELECT max(date) AS date FROM audit_digests')
+  // Another process over the same database (REUSE_PORT) may have sealed a day this process's
+  // log still takes rows for: checked inside the write transaction, so no row lands outside its root.
   const insertAll = db.transaction((rows: readonly AuditRow[]) => {
+    const sealed = (lastSealed.get() as { date: string | null }).date
+    if (sealed !== null && rows.some((row) => row.day <= sealed)) throw new SealedDayError(sealed)
     for (const row of rows) insert.run({ ...row })
   })
   const dayIds = db.query('SELECT seq, receipt_id FROM audit_log WHERE day = ? AND seq > ? ORDER BY seq LIMIT ?')
   const dayCount = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ?')
   const dayHasMic = db.query('SELECT 1 AS hit FROM audit_log WHERE day = ? AND mic = ? LIMIT 1')
   const firstDay = db.query('SELECT min(day) AS day FROM audit_log')
+  const lastDay = db.query('SELECT max(day) AS day FROM audit_log')
   const archivePage = db.query('SELECT seq, receipt_json FROM audit_log WHERE day = ? AND mic = ? AND seq > ? ORDER BY seq LIMIT ?')
   const archiveCount = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ? AND mic = ?')
   const sealedLeaf = db.query('SELECT date, leaf_index FROM audit_leaves WHERE receipt_id = ?')
@@ -188,12 +212,18 @@ export function sqliteAuditStore(db: Database): AuditStore {
   const lastSeqOfChunk = db.query('SELECT max(seq) AS seq FROM (SELECT seq FROM audit_log WHERE day = ? AND seq > ? ORDER BY seq LIMIT ?)')
   const state = db.query('SELECT value FROM audit_state WHERE name = ?')
   const setState = db.query('INSERT OR IGNORE INTO audit_state (name, value) VALUES (?, ?)')
-  const prune = db.query('UPDATE audit_log SET receipt_json = NULL WHERE day < ? AND day <= ? AND receipt_json IS NOT NULL')
+  const putState = db.query('INSERT INTO audit_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value')
+  const sealedDates = db.query('SELECT date FROM audit_digests WHERE date > ? AND date < ? ORDER BY date')
+  const pruneRange = db.query('UPDATE audit_log SET receipt_json = NULL WHERE day = ? AND seq > ? AND seq <= ? AND receipt_json IS NOT NULL')
 
   const indexChunk = db.transaction((date: string, afterSeq: number, firstIndex: number, limit: number): number | null => {
     const last = (lastSeqOfChunk.get(date, afterSeq, limit) as { seq: number | null }).seq
     if (last !== null) insertLeaves.run({ date, after: afterSeq, first: firstIndex, limit })
     return last
+  })
+  const pruneChunk = db.transaction((day: string, afterSeq: number, limit: number) => {
+    const last = (lastSeqOfChunk.get(day, afterSeq, limit) as { seq: number | null }).seq
+    return { lastSeq: last, pruned: last === null ? 0 : pruneRange.run(day, afterSeq, last).changes }
   })
   const insertBlock = db.query('INSERT OR IGNORE INTO audit_blocks (date, block, root, last_seq) VALUES (?, ?, ?, ?)')
   const blocks = db.query('SELECT root, last_seq FROM audit_blocks WHERE date = ? ORDER BY block')
@@ -208,6 +238,8 @@ export function sqliteAuditStore(db: Database): AuditStore {
     return row
   })
 
+  const firstDayFrom = db.query('SELECT day FROM audit_log WHERE day >= ? ORDER BY day LIMIT 1')
+  const firstSeqOfDay = db.query('SELECT seq FROM audit_log WHERE day = ? ORDER BY seq LIMIT 1')
   const keyQuery = (query: KeyReceiptQuery) => {
     const where = ['key_hash = $key']
     const params: Record<string, string | number> = { key: query.keyHash, limit: query.limit }
@@ -216,7 +248,14 @@ export function sqliteAuditStore(db: Database): AuditStore {
       params.mic = query.mic
     }
     if (query.after) {
-      where.push('issued_at > $after')
+      // Start at the log position where rows of the instant's day can begin, not at the key's
+      // first row (a key with millions of rows took seconds). A row of the day after can precede
+      // the day's late rows in the log by a few seconds around midnight, so the lower of the two.
+      const firstDay = (firstDayFrom.get(query.after.slice(0, 10)) as { day: string } | null)?.day
+      if (!firstDay) return []
+      const seqs = [firstDay, addDays(firstDay, 1)].map((day) => (firstSeqOfDay.get(day) as { seq: number } | null)?.seq ?? Number.POSITIVE_INFINITY)
+      where.push('seq >= $first', 'issued_at > $after')
+      params.first = Math.min(...seqs)
       params.after = query.after
       // The first `limit` after the instant, in log order.
       return db.query(`SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $limit`).all(params) as AuditRow[]
@@ -227,7 +266,7 @@ export function sqliteAuditStore(db: Database): AuditStore {
 
   return {
     insertBatch(rows) {
-      insertAll(rows)
+      insertAll.immediate(rows)
     },
     async dayIds(day, afterSeq, limit) {
       return dayIds.all(day, afterSeq, limit) as IdRow[]
@@ -240,6 +279,9 @@ export function sqliteAuditStore(db: Database): AuditStore {
     },
     async firstLogDay() {
       return (firstDay.get() as { day: string | null }).day
+    },
+    async lastLogDay() {
+      return (lastDay.get() as { day: string | null }).day
     },
     async archivePage(day, mic, afterSeq, limit) {
       return archivePage.all(day, mic, afterSeq, limit) as { seq: number; receipt_json: string | null }[]
@@ -283,8 +325,14 @@ export function sqliteAuditStore(db: Database): AuditStore {
     async setStateIfMissing(name, value) {
       setState.run(name, value)
     },
-    async pruneBodies(beforeDay, throughSealedDay) {
-      return prune.run(beforeDay, throughSealedDay).changes
+    async setState(name, value) {
+      putState.run(name, value)
+    },
+    async sealedDatesBetween(afterDate, beforeDate) {
+      return (sealedDates.all(afterDate, beforeDate) as { date: string }[]).map((row) => row.date)
+    },
+    async pruneChunk(day, afterSeq, limit) {
+      return pruneChunk.immediate(day, afterSeq, limit)
     },
   }
 }

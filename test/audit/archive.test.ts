@@ -1,6 +1,6 @@
 // /v5/archive and /v5/receipts: plans, windows, paging and errors.
 import { describe, expect, test } from 'bun:test'
-import { issueKey } from '../../src/accounts/keys'
+import { hashKey, issueKey } from '../../src/accounts/keys'
 import { auditRowOf } from '../../src/audit/record'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { makeTestApp } from '../helpers/app'
@@ -112,6 +112,23 @@ describe('GET /v5/receipts', () => {
     const after = await get(`/v5/receipts?from=${mine[2]!.issued_at}`, pro)
     expect(after.body.receipts.map((r: { issued_at: string }) => r.issued_at)).toEqual(mine.slice(3).map((r) => r.issued_at))
     expect((await get('/v5/receipts', other)).body.count).toBe(1)
+  })
+
+  test('from: rows around midnight committed out of day order are all found; a from after every row gives none', async () => {
+    const { harness, key, get } = await setup()
+    const pro = await key('pro')
+    const keyHash = hashKey(pro)
+    const row = (issued_at: string) => auditRowOf({ receipt_id: crypto.randomUUID(), issued_at, schema_version: 'v5.0', mic: 'XNYS', status: 'CLOSED', source: 'SCHEDULE' }, { surface: '/v5/status', keyHash })
+    // Older days, then a receipt of the new day committed before a late one of the day before.
+    await harness.deps.audit.append([row('2026-03-07T12:00:00.000Z'), row('2026-03-08T12:00:00.000Z')])
+    await harness.deps.audit.append([row('2026-03-10T00:00:00.100Z')])
+    await harness.deps.audit.append([row('2026-03-09T23:59:59.900Z')])
+    const issued = async (from: string) => (await get(`/v5/receipts?from=${from}`, pro)).body.receipts.map((r: { issued_at: string }) => r.issued_at)
+    expect(await issued('2026-03-09T23:59:59.000Z')).toEqual(['2026-03-10T00:00:00.100Z', '2026-03-09T23:59:59.900Z'])
+    expect(await issued('2026-03-09T23:59:59.900Z')).toEqual(['2026-03-10T00:00:00.100Z'])
+    expect(await issued('2026-03-08T00:00:00.000Z')).toHaveLength(3)
+    expect(await issued('2026-03-05T00:00:00.000Z')).toHaveLength(4)
+    expect(await issued('2026-03-10T13:00:00.000Z')).toEqual([])
   })
 
   test('402 for free and sandbox keys; 400 for limit 201, 0, or a bad from; 401/403 for key errors', async () => {

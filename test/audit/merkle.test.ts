@@ -141,4 +141,91 @@ describe('block-built trees (the service: blocks of 1,024 leaves) equal the plai
     expect(grown.size).toBe(ids.length)
     expect(grown.rootHex).toBe(toHex(rootOf(ids.map(leafHash))))
   })
+
+  test('a proof against a tree taken before the day grew past a block edge stays a proof of that tree', async () => {
+    const ids = Array.from({ length: BLOCK_SIZE + 100 }, () => randomUUID())
+    const visible: string[] = ids.slice(0, BLOCK_SIZE - 24)
+    const store = {
+      async dayIds(_d: string, after: number, limit: number) {
+        return visible.map((receipt_id, i) => ({ seq: i + 1, receipt_id })).filter((r) => r.seq > after).slice(0, limit)
+      },
+      async blocks() {
+        return []
+      },
+    } as unknown as AuditStore
+    const trees = new DayTrees(store)
+    const before = await trees.tree('d')
+    // Another request sees the day after 124 more rows: the first block is full now.
+    visible.push(...ids.slice(BLOCK_SIZE - 24))
+    expect((await trees.tree('d')).size).toBe(ids.length)
+    for (const index of [0, 500, BLOCK_SIZE - 25]) {
+      expect(verifyInclusion(ids[index]!, index, before.size, await trees.path('d', before, index), before.rootHex)).toBe(true)
+    }
+  })
+
+  test('reading many sealed days does not evict the blocks of a large unsealed day (they would be rebuilt from every row)', async () => {
+    const today = Array.from({ length: 9 * BLOCK_SIZE + 5 }, () => randomUUID())
+    const reads: string[] = []
+    const store = {
+      async dayIds(day: string, after: number, limit: number) {
+        reads.push(day)
+        return day === 'today' ? today.map((receipt_id, i) => ({ seq: i + 1, receipt_id })).filter((r) => r.seq > after).slice(0, limit) : []
+      },
+      // Sealed days: their full blocks' roots are stored (one block each here).
+      async blocks(day: string) {
+        return day === 'today' ? [] : [{ root: 'ab'.repeat(32), last_seq: 1 }]
+      },
+    } as unknown as AuditStore
+    const trees = new DayTrees(store)
+    const root = (await trees.tree('today')).rootHex
+    for (let i = 0; i < 40; i++) await trees.tree(`sealed-${i}`)
+    reads.length = 0
+    expect((await trees.tree('today')).rootHex).toBe(root)
+    expect(reads).toEqual(['today']) // only the tail, not the nine full blocks again
+  })
+
+  test('building a large day lets other work run between blocks; builders running at once share the blocks', async () => {
+    const ids = Array.from({ length: 20 * BLOCK_SIZE + 3 }, () => randomUUID())
+    const trees = new DayTrees(memoryDay(ids))
+    let probes = 0
+    let probing = true
+    const probe = () => {
+      probes++
+      if (probing) setImmediate(probe)
+    }
+    setImmediate(probe)
+    const [first, second] = await Promise.all([trees.tree('d'), trees.tree('d')])
+    probing = false
+    expect(probes).toBeGreaterThan(1)
+    const plainRoot = toHex(rootOf(ids.map(leafHash)))
+    for (const tree of [first, second, await trees.tree('d')]) {
+      expect(tree.size).toBe(ids.length)
+      expect(tree.fullCount).toBe(20)
+      expect(tree.rootHex).toBe(plainRoot)
+    }
+  })
+
+  test('find: the leaf index of an id in the unsealed tree, reading only the block that holds it; null for an unknown id', async () => {
+    const ids = Array.from({ length: 3 * BLOCK_SIZE + 10 }, () => randomUUID())
+    const reads: number[] = []
+    const store = {
+      async dayIds(_d: string, after: number, limit: number) {
+        reads.push(after)
+        return ids.map((receipt_id, i) => ({ seq: i + 1, receipt_id })).filter((r) => r.seq > after).slice(0, limit)
+      },
+      async blocks() {
+        return []
+      },
+    } as unknown as AuditStore
+    const trees = new DayTrees(store)
+    const tree = await trees.tree('d')
+    for (const index of [0, BLOCK_SIZE - 1, BLOCK_SIZE + 7, 2 * BLOCK_SIZE, 3 * BLOCK_SIZE + 9]) {
+      reads.length = 0
+      expect(await trees.find('d', tree, ids[index]!)).toBe(index)
+      expect(reads.length).toBeLessThanOrEqual(1)
+    }
+    reads.length = 0
+    expect(await trees.find('d', tree, randomUUID())).toBeNull()
+    expect(reads).toEqual([])
+  })
 })

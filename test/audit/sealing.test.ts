@@ -9,6 +9,9 @@ import { AuditLog } from '../../src/audit/log'
 import { sqliteAuditStore } from '../../src/audit/store'
 import { auditRowOf } from '../../src/audit/record'
 import { verifyInclusion, EMPTY_ROOT_HEX, leafHash, rootOf, toHex } from '../../src/audit/merkle'
+import { openDatabase } from '../../src/store/database'
+import { SEAL_CHECK_MS, SEAL_GRACE_MS } from '../../src/audit/sealer'
+import { waitFor } from '../helpers/process'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { verifyWithRegistry } from '../helpers/verify'
 
@@ -40,6 +43,13 @@ describe('sealing', () => {
 
     harness.clock.set('2026-03-10T00:00:01.000Z')
     expect(await harness.deps.auditTrail.sealer.tick()).toEqual([]) // inside the grace period
+    // Yesterday not sealed yet and today begun: a proof of yesterday's receipt is against yesterday's current tree.
+    await status()
+    const early = (await harness.json(`/v5/audit/proof?receipt_id=${ids[1]}`)).body
+    expect(early).toMatchObject({ date: '2026-03-09', leaf_index: 1, tree_size: 3, merkle_root: partial.body.merkle_root, partial: true })
+    expect(verifyInclusion(ids[1]!, 1, 3, early.audit_path, early.merkle_root)).toBe(true)
+    // Today's partial digest links to yesterday's root (not sealed yet, but it is the root that will be) and counts the chain from its start.
+    expect((await digest(harness, '2026-03-10')).body).toMatchObject({ partial: true, total_receipts_issued: 1, previous_day_merkle_root: partial.body.merkle_root, chain_length: 2 })
     harness.clock.set('2026-03-10T00:00:20.000Z')
     expect(await harness.deps.auditTrail.sealer.tick()).toEqual(['2026-03-09'])
     expect(await harness.deps.auditTrail.sealer.tick()).toEqual([])
@@ -82,6 +92,47 @@ describe('sealing', () => {
     expect(answered.status).toBe(200)
     expect(answered.body.issued_at!.slice(0, 10)).toBe('2026-03-09')
     expect((await digest(harness, '2026-03-09')).body.receipt_ids).toEqual([answered.body.receipt_id])
+  })
+
+  test('the running job (as main.ts starts it) seals at once after a clock moved forward by hours, and within its interval after a midnight', async () => {
+    const { harness, status } = await setup()
+    await status()
+    expect(SEAL_GRACE_MS + SEAL_CHECK_MS).toBeLessThanOrEqual(150_000)
+    const sealedDates = () => (harness.db.query('SELECT date FROM audit_digests ORDER BY date').all() as { date: string }[]).map((row) => row.date)
+    harness.clock.set('2026-03-10T02:00:00.000Z') // 11 hours on, past midnight
+    const stop = harness.deps.auditTrail.sealer.start()
+    try {
+      await waitFor(() => sealedDates().length === 1, 2000, 'the seal at start')
+      expect(sealedDates()).toEqual(['2026-03-09'])
+      // The next midnight passes while the job runs: sealed by the interval, without a call from here.
+      harness.clock.set(new Date(Date.parse('2026-03-11T00:00:00.000Z') + SEAL_GRACE_MS).toISOString())
+      await waitFor(() => sealedDates().length === 2, SEAL_CHECK_MS + 2000, 'the seal after midnight')
+      expect(sealedDates()).toEqual(['2026-03-09', '2026-03-10'])
+      expect((await digest(harness, '2026-03-10')).body).toMatchObject({ partial: false, total_receipts_issued: 0, chain_length: 2 })
+    } finally {
+      stop()
+    }
+  }, 20_000)
+
+  test('two processes over one database (REUSE_PORT): a row of a day the other process sealed is refused, not logged outside its root', async () => {
+    const harness = makeTestApp({ now: '2026-03-09T23:59:59.000Z', fileDatabase: true })
+    await harness.deps.auditTrail.sealer.startedOn()
+    // Process B: its own connection and its own log, which has not seen the seal yet.
+    const other = openDatabase(harness.config.databasePath)
+    const logB = new AuditLog(sqliteAuditStore(other), harness.log)
+    const late = auditRowOf({ receipt_id: crypto.randomUUID(), issued_at: '2026-03-09T23:59:59.500Z', schema_version: 'v5.0', mic: 'XNYS', status: 'CLOSED', source: 'SCHEDULE' }, { surface: '/v5/status', keyHash: 'b'.repeat(64) })
+    const today = auditRowOf({ receipt_id: crypto.randomUUID(), issued_at: '2026-03-10T00:00:31.000Z', schema_version: 'v5.0', mic: 'XNYS', status: 'CLOSED', source: 'SCHEDULE' }, { surface: '/v5/status', keyHash: 'b'.repeat(64) })
+    harness.clock.set('2026-03-10T00:00:30.000Z')
+    expect(await harness.deps.auditTrail.sealer.tick()).toEqual(['2026-03-09'])
+    // The late row and a row of today arrive in one batch of B: the late one is refused, today's is logged.
+    const [lateAnswer, todayAnswer] = await Promise.allSettled([logB.append([late]), logB.append([today])])
+    expect(lateAnswer.status).toBe('rejected')
+    expect(((lateAnswer as PromiseRejectedResult).reason as { errorCode: string }).errorCode).toBe('AUDIT_LOG_UNAVAILABLE')
+    expect(todayAnswer.status).toBe('fulfilled')
+    expect(logB.sealedThrough).toBe('2026-03-09')
+    expect(harness.db.query("SELECT count(*) AS n FROM audit_log WHERE day = '2026-03-09'").get()).toEqual({ n: 0 })
+    expect(harness.db.query('SELECT receipt_id FROM audit_log').all()).toEqual([{ receipt_id: today.receipt_id }])
+    other.close()
   })
 
   test('a start after missed midnights, and a clock moved forward by weeks, seal every day in order; empty days too', async () => {
@@ -140,10 +191,41 @@ describe('chain, proofs, pruning and tampering', () => {
     expect((await digest(harness, '2026-03-09')).body.receipt_ids).toEqual(receipts.map((r) => r.receipt_id))
   })
 
+  test('pruning a large day runs in short transactions with the event loop free in between, and resumes after the last pruned day', async () => {
+    const { harness } = await setup()
+    const rows = Array.from({ length: 10_000 }, (_, i) => auditRowOf({ receipt_id: crypto.randomUUID(), issued_at: new Date(Date.parse(DAY1) + i).toISOString(), schema_version: 'v5.0', mic: 'XNYS', status: 'OPEN', source: 'SCHEDULE' }, { surface: '/v5/status', keyHash: 'a'.repeat(64) }))
+    await harness.deps.audit.append(rows)
+    harness.clock.set('2026-04-18T12:00:00.000Z')
+    await harness.deps.auditTrail.sealer.tick()
+    const bodies = () => (harness.db.query('SELECT count(*) AS n FROM audit_log WHERE receipt_json IS NOT NULL').get() as { n: number }).n
+    // A probe that runs whenever the event loop is free: it must see the day partly pruned.
+    const seen: number[] = []
+    let probing = true
+    const probe = () => {
+      seen.push(bodies())
+      if (probing) setImmediate(probe)
+    }
+    setImmediate(probe)
+    const pruned = await harness.deps.auditTrail.retention.tick()
+    probing = false
+    expect(pruned).toBe(10_000)
+    expect(bodies()).toBe(0)
+    expect(seen.some((n) => n > 0 && n < 10_000)).toBe(true)
+    // Nothing left: the next run starts after the last pruned day and prunes nothing.
+    expect(await harness.deps.auditTrail.retention.tick()).toBe(0)
+    expect(harness.log.lines.filter((line) => line.msg === 'audit receipt bodies pruned')).toHaveLength(1)
+  })
+
   test('a sealed day of several blocks: block roots are stored, so proofs after a restart read one block', async () => {
     const { harness } = await setup()
     const rows = Array.from({ length: 2500 }, (_, i) => auditRowOf({ receipt_id: crypto.randomUUID(), issued_at: new Date(Date.parse(DAY1) + i).toISOString(), schema_version: 'v5.0', mic: 'XNYS', status: 'OPEN', source: 'SCHEDULE' }, { surface: '/v5/status', keyHash: 'a'.repeat(64) }))
     await harness.deps.audit.append(rows)
+    // Before sealing: found through the day's tree, across block edges, against the current root.
+    for (const index of [0, 1023, 1024, 2048, 2499]) {
+      const proof = (await harness.json(`/v5/audit/proof?receipt_id=${rows[index]!.receipt_id}`)).body
+      expect(proof).toMatchObject({ leaf_index: index, tree_size: 2500, partial: true })
+      expect(verifyInclusion(rows[index]!.receipt_id, index, 2500, proof.audit_path, proof.merkle_root)).toBe(true)
+    }
     harness.clock.set('2026-03-10T00:01:00.000Z')
     await harness.deps.auditTrail.sealer.tick()
     expect(harness.db.query('SELECT count(*) AS n FROM audit_blocks').get()).toEqual({ n: 2 })

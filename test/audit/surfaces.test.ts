@@ -37,6 +37,36 @@ describe('every live surface logs before answering', () => {
     expect(JSON.parse(logged[0]!.receipt_json!)).toEqual(status)
   })
 
+  test('webhook deliveries (dispatcher and test delivery) log their receipt; conformance vectors do not, and have no proof', async () => {
+    const harness = makeTestApp({ now: '2026-03-02T14:29:30.000Z', env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } })
+    const { key } = await issueKey(harness.deps.accounts, { plan: 'pro', now: new Date(harness.clock.now()) })
+    const headers = { 'x-oracle-key': key, 'content-type': 'application/json' }
+    const rows = () => harness.db.query('SELECT receipt_id, surface, key_hash, client_ref, receipt_json FROM audit_log ORDER BY seq').all() as Record<string, string | null>[]
+    const vectors = (await harness.json('/v5/conformance-vectors')).body.vectors as { receipt: { receipt_id: string } }[]
+    expect(vectors.length).toBeGreaterThan(0)
+    expect(rows()).toHaveLength(0)
+    for (const vector of vectors) expect((await harness.json(`/v5/audit/proof?receipt_id=${vector.receipt.receipt_id}`)).body.error).toBe('RECEIPT_NOT_FOUND')
+
+    // A target nothing listens on: the receipt is logged whether or not the delivery succeeds.
+    const subscribed = await harness.json('/v5/webhooks/subscribe', { method: 'POST', headers, body: JSON.stringify({ url: 'https://127.0.0.1:9/hook', mics: ['XNYS'] }) })
+    expect(subscribed.status).toBe(200)
+    const tested = await harness.json(`/v5/webhooks/test/${subscribed.body.webhook_id}`, { method: 'POST', headers })
+    expect(tested.status).toBe(200)
+    expect(rows()).toMatchObject([{ receipt_id: tested.body.payload_sent.receipt.receipt_id, surface: '/v5/webhooks/test', key_hash: hashKey(key) }])
+
+    // XNYS opens at 14:30 UTC: the dispatcher's cycle signs one receipt for the change, logged before it is queued.
+    await harness.deps.delivery.dispatcher.cycle()
+    harness.clock.set('2026-03-02T14:30:05.000Z')
+    await harness.deps.delivery.dispatcher.cycle()
+    const queued = harness.deps.delivery.queue.forWebhook(subscribed.body.webhook_id)
+    expect(queued).toHaveLength(1)
+    const delivered = JSON.parse(queued[0]!.body).receipt
+    expect(delivered.status).toBe('OPEN')
+    const logged = rows().at(-1)!
+    expect(logged).toMatchObject({ receipt_id: delivered.receipt_id, surface: 'webhooks', client_ref: 'webhook-dispatcher' })
+    expect(JSON.parse(logged.receipt_json!)).toEqual(delivered)
+  })
+
   test('200 concurrent requests: every answered receipt is committed, in far fewer transactions than requests', async () => {
     const { harness, rows, headers } = await setup()
     const commitsBefore = harness.deps.audit.committed
@@ -65,13 +95,19 @@ describe('every live surface logs before answering', () => {
       expect(response.body.error).toBe('AUDIT_LOG_UNAVAILABLE')
       expect(response.body.receipt_id).toBeUndefined()
     }
+    const paidDoor = await harness.json('/v1/safe-to-trade?venue=XNYS&max_age=30', { headers })
+    expect([paidDoor.status, paidDoor.body.error, paidDoor.body.signature]).toEqual([503, 'AUDIT_LOG_UNAVAILABLE', undefined])
+    // The tool endpoint answers a tool error naming the code, and no receipt.
+    const tool = await harness.json('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': '203.0.113.9' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_status', arguments: { mic: 'XNYS' } } }) })
+    expect(tool.body.result.isError).toBe(true)
+    expect(JSON.parse(tool.body.result.content[0].text)).toMatchObject({ error: 'AUDIT_LOG_UNAVAILABLE' })
     expect((await harness.json('/v5/demo')).status).toBe(200)
     expect(rows()).toHaveLength(0)
-    // Three failed writes, one error line (not one per batch); the recovery is one info line.
+    // Five failed writes, one error line (not one per batch); the recovery is one info line.
     expect(harness.log.lines.filter((line) => line.level === 'error' && String(line.msg).startsWith('audit log write'))).toHaveLength(1)
     harness.db.run('DROP TRIGGER audit_fail')
     expect((await harness.json('/v5/status', { headers })).status).toBe(200)
     expect(rows()).toHaveLength(1)
-    expect(harness.log.lines.find((line) => line.msg === 'audit log writes recovered')).toMatchObject({ failed_writes: 3 })
+    expect(harness.log.lines.find((line) => line.msg === 'audit log writes recovered')).toMatchObject({ failed_writes: 5 })
   })
 })

@@ -26,6 +26,8 @@ export interface AuditBenchFigures {
   sealLongestPauseMs: number
   proofMs: number
   unsealedProofMs: number
+  unsealedWarmProofMs: number
+  unknownProofMs: number
   bytesPerMillionFull: number
   bytesPerMillionSealed: number
   bytesPerMillionPruned: number
@@ -67,10 +69,19 @@ export async function auditBench(receipts = Number(process.env.BENCH_AUDIT_RECEI
     const insertPerSecond = receipts / ((performance.now() - insertStart) / 1000)
     db.run('PRAGMA wal_checkpoint(TRUNCATE)')
     const fullBytes = usedBytes() - emptyBytes
-    // A proof of a receipt of a day not sealed yet: finds the id by scanning the day's rows.
+    // Proofs in a day not sealed yet, found through the day's tree: the first builds the tree
+    // (cold), a later one reads the one block holding the id, an unknown id (404) reads none.
+    const unsealedTrees = new DayTrees(audit.store)
     const todayStart = performance.now()
-    await inclusionProof({ store: audit.store, trees: new DayTrees(audit.store) }, ids[Math.floor(receipts * 0.9)]!, '2026-03-09')
+    await inclusionProof({ store: audit.store, trees: unsealedTrees }, ids[Math.floor(receipts * 0.9)]!, '2026-03-09')
     const unsealedProofMs = performance.now() - todayStart
+    const warmStart = performance.now()
+    await inclusionProof({ store: audit.store, trees: unsealedTrees }, ids[Math.floor(receipts * 0.3)]!, '2026-03-09')
+    const unsealedWarmProofMs = performance.now() - warmStart
+    const unknownStart = performance.now()
+    const unknown = await inclusionProof({ store: audit.store, trees: unsealedTrees }, randomUUID(), '2026-03-09').then(() => 'found', () => 'not found')
+    const unknownProofMs = performance.now() - unknownStart
+    if (unknown !== 'not found') throw new Error('bench: an unknown id was found')
     clock.ms = Date.parse('2026-03-10T00:01:00.000Z')
     // A 1 ms probe timer: the longest gap between its runs is the longest the event loop (and so
     // every request) was held up by sealing.
@@ -105,7 +116,7 @@ export async function auditBench(receipts = Number(process.env.BENCH_AUDIT_RECEI
     const prunedBytes = usedBytes() - emptyBytes
     db.close()
     const perMillion = (bytes: number) => (bytes * 1_000_000) / receipts
-    return { receipts, insertPerSecond, sealSeconds, sealLongestPauseMs: longestPauseMs, proofMs, unsealedProofMs, bytesPerMillionFull: perMillion(fullBytes), bytesPerMillionSealed: perMillion(sealedBytes), bytesPerMillionPruned: perMillion(prunedBytes) }
+    return { receipts, insertPerSecond, sealSeconds, sealLongestPauseMs: longestPauseMs, proofMs, unsealedProofMs, unsealedWarmProofMs, unknownProofMs, bytesPerMillionFull: perMillion(fullBytes), bytesPerMillionSealed: perMillion(sealedBytes), bytesPerMillionPruned: perMillion(prunedBytes) }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

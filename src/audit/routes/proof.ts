@@ -15,7 +15,8 @@ export function proofRoutes(deps: AppDeps) {
       const receiptId = query.receipt_id ?? ''
       if (!UUID.test(receiptId)) throw new ApiError(400, 'INVALID_RECEIPT_ID', 'receipt_id must be the receipt_id (lowercase UUID) of a live receipt')
       const last = await deps.audit.store.lastDigest()
-      return inclusionProof({ store: deps.audit.store, trees: deps.auditTrail.trees }, receiptId, last ? addDays(last.date, 1) : '0000-00-00')
+      const firstUnsealed = last ? addDays(last.date, 1) : await deps.auditTrail.sealer.startedOn()
+      return inclusionProof({ store: deps.audit.store, trees: deps.auditTrail.trees }, receiptId, firstUnsealed)
     },
     {
       query: t.Object({ receipt_id: t.Optional(t.String({ description: 'receipt_id of a live receipt (required)' })) }),
