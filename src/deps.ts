@@ -39,6 +39,7 @@ import { Meter } from './accounts/metering'
 import { sqliteMeterWrites, sqliteUsageStore } from './accounts/usage-store'
 import { deliveryServices, type DeliveryServices } from './delivery/services'
 import { sqliteTokenStore, type TokenStore } from './accounts/tokens'
+import { CHECKOUT_PER_MINUTE } from './payments/routes/checkout'
 
 export interface AppDeps {
   config: Config
@@ -55,6 +56,8 @@ export interface AppDeps {
   auditTrail: AuditTrail
   /** Per-address limiter of the public safe-to-trade sample door (SAMPLE_DOOR_PER_MINUTE). */
   sampleDoorLimiter: RateLimiter
+  /** POST /v5/checkout per client address: each call creates a transaction at the billing provider. */
+  checkoutLimiter: RateLimiter
   witness: { store: WitnessStore; limiters: WitnessLimiters }
   /** Tool endpoint: anonymous allowance and usage counts (written behind once a second). */
   mcpStore: McpStore
@@ -100,6 +103,7 @@ export function sqliteDeps({ db, ...parts }: DepsParts, replace: Partial<AppDeps
     audit,
     auditTrail: auditTrail({ audit, signer: parts.signer, issuer: parts.config.issuer, clock: parts.clock, log: parts.log, retentionDays: parts.config.receiptRetentionDays }),
     sampleDoorLimiter: new RateLimiter(SAMPLE_DOOR_PER_MINUTE),
+    checkoutLimiter: new RateLimiter(CHECKOUT_PER_MINUTE),
     witness: { store: sqliteWitnessStore(db), limiters: witnessLimiters() },
     healthExtras: [],
     installation: sqliteInstallationStore(db),

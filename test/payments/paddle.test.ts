@@ -8,6 +8,7 @@ import { createHmac } from 'node:crypto'
 import { Paddle } from '@paddle/paddle-node-sdk'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { checkPaddleSignature } from '../../src/payments/paddle/signature'
+import { CHECKOUT_PER_MINUTE } from '../../src/payments/routes/checkout'
 
 const SECRET = 'pdl_ntfset_test_secret_0123456789'
 const OLD_SECRET = 'pdl_ntfset_old_secret_0123456789'
@@ -220,5 +221,16 @@ describe('POST /v5/checkout', () => {
       apiFailing = false
     }
     expect(await makeTestApp().json('/v5/checkout', { method: 'POST', body: JSON.stringify({ plan: 'pro' }) })).toMatchObject({ status: 503, body: { error: 'BILLING_NOT_CONFIGURED' } })
+  })
+
+  test(`${CHECKOUT_PER_MINUTE} checkouts a minute per client address; the next is 429 and reaches no provider`, async () => {
+    const from = (address: string) => ({ method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': address }, body: JSON.stringify({ plan: 'builder' }) })
+    for (let i = 0; i < CHECKOUT_PER_MINUTE; i++) expect((await t.json('/v5/checkout', from('203.0.113.77'))).status).toBe(200)
+    const calls = apiCalls.length
+    const refused = await t.json('/v5/checkout', from('203.0.113.77'))
+    expect(refused).toMatchObject({ status: 429, body: { error: 'RATE_LIMITED' } })
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(apiCalls.length).toBe(calls)
+    expect((await t.json('/v5/checkout', from('203.0.113.78'))).status).toBe(200)
   })
 })

@@ -1,12 +1,16 @@
 // POST /v5/checkout {plan, email?}: a Paddle checkout for a plan; answers {url} to send the buyer
-// to. 503 when billing is not configured, 502 when Paddle fails; other methods 405.
+// to. 503 when billing is not configured, 502 when Paddle fails; other methods 405. Limited per
+// client address, since each call creates a transaction at the provider.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError, badRequest } from '../../http/errors'
 import { readBodyText } from '../../http/body'
+import { clientAddress } from '../../http/client-address'
+import { rateLimitHeaders } from '../../http/rate-limit'
+import { jsonBody, responses } from '../../http/openapi'
 
 const CHECKOUT_MAX_BODY_BYTES = 4096
-import { jsonBody, responses } from '../../http/openapi'
+export const CHECKOUT_PER_MINUTE = 10
 import { PADDLE_PRICE_VARIABLES, type PaddleProduct } from '../../config'
 import { BillingProviderError, createCheckout } from '../paddle/api'
 
@@ -17,7 +21,9 @@ export function checkoutRoutes(deps: AppDeps) {
   return new Elysia({ name: 'payments-checkout' })
     .post(
       '/v5/checkout',
-      async ({ request }) => {
+      async ({ request, server }) => {
+        const decision = deps.checkoutLimiter.hit(clientAddress(request, deps.config.clientIpHeader, server), deps.clock.now())
+        if (!decision.allowed) throw new ApiError(429, 'RATE_LIMITED', `over ${CHECKOUT_PER_MINUTE} checkouts per minute from this address; retry in ${decision.retryAfterSeconds} s`, {}, rateLimitHeaders(decision))
         let body: Record<string, unknown>
         const text = await readBodyText(request, CHECKOUT_MAX_BODY_BYTES, deps)
         try {
@@ -44,7 +50,7 @@ export function checkoutRoutes(deps: AppDeps) {
           tags: ['payments'],
           summary: 'Start a card checkout (Paddle) for a plan',
           requestBody: jsonBody(t.Object({ plan: t.Union(PRODUCTS.map((product) => t.Literal(product))), email: t.Optional(t.String({ format: 'email' })) })),
-          responses: responses({ 200: ['Checkout', t.Object({ url: t.String({ format: 'uri' }) })], 400: 'INVALID_PLAN or INVALID_EMAIL', 405: 'METHOD_NOT_ALLOWED', 502: 'BILLING_PROVIDER_ERROR', 503: 'BILLING_NOT_CONFIGURED' }),
+          responses: responses({ 200: ['Checkout', t.Object({ url: t.String({ format: 'uri' }) })], 400: 'INVALID_PLAN or INVALID_EMAIL', 405: 'METHOD_NOT_ALLOWED', 429: 'RATE_LIMITED (Retry-After)', 502: 'BILLING_PROVIDER_ERROR', 503: 'BILLING_NOT_CONFIGURED' }),
         },
       },
     )
