@@ -156,12 +156,14 @@ export interface AuditStore {
 }
 
 export function sqliteAuditStore(db: Database): AuditStore {
+  // Positional parameters: binding by name copied each row into a new object and looked its
+  // twelve names up again for every insert (this runs once per live receipt).
   const insert = db.query(
     `INSERT INTO audit_log (receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, client_ref, receipt_json)
-     VALUES ($receipt_id, $day, $mic, $status, $source, $issued_at, $schema_version, $surface, $key_hash, $payment_ref, $client_ref, $receipt_json)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   const insertAll = db.transaction((rows: readonly AuditRow[]) => {
-    for (const row of rows) insert.run({ ...row })
+    for (const row of rows) insert.run(row.receipt_id, row.day, row.mic, row.status, row.source, row.issued_at, row.schema_version, row.surface, row.key_hash, row.payment_ref, row.client_ref, row.receipt_json)
   })
   const dayIds = db.query('SELECT seq, receipt_id FROM audit_log WHERE day = ? AND seq > ? ORDER BY seq LIMIT ?')
   const dayCount = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ?')
