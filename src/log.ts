@@ -14,9 +14,22 @@ export interface Logger {
 
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(line + '\n')): Logger {
   const threshold = RANK[level]
+  // The time text is made once per millisecond (a busy server writes many lines per ms).
+  let lastMs = NaN
+  let lastTime = ''
   const emit = (at: LogLevel, msg: string, fields?: LogFields) => {
     if (RANK[at] < threshold) return
-    write(JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields }))
+    const ms = Date.now()
+    if (ms !== lastMs) {
+      lastMs = ms
+      lastTime = new Date(ms).toISOString()
+    }
+    // Same text as JSON.stringify({ time, level, msg, ...fields }), without copying the fields;
+    // fields that reuse a header name take the general path (their value wins, as in the spread).
+    if (fields === undefined || !('time' in fields || 'level' in fields || 'msg' in fields)) {
+      const rest = fields === undefined ? '{}' : JSON.stringify(fields)
+      write(`{"time":"${lastTime}","level":"${at}","msg":${JSON.stringify(msg)}${rest.length > 2 ? ',' + rest.slice(1) : '}'}`)
+    } else write(JSON.stringify({ time: lastTime, level: at, msg, ...fields }))
   }
   return {
     debug: (msg, fields) => emit('debug', msg, fields),

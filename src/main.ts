@@ -4,6 +4,7 @@ import { loadConfig, ConfigError, type Config } from './config'
 import { createLogger, type Logger } from './log'
 import { systemClock } from './clock'
 import { openDatabase } from './store/database'
+import { startCheckpoints } from './store/checkpoints'
 import { applyMigrations, MigrationError } from './store/migrate'
 import { MIGRATIONS } from './store/migrations'
 import { loadSigner } from './crypto/key-file'
@@ -73,6 +74,7 @@ async function serve(): Promise<void> {
   }
   const log = createLogger(config.logLevel)
   const db = openStore(config, log)
+  const stopCheckpoints = startCheckpoints(db, config.databasePath, log)
   const signer = loadSigner(config, new Date(systemClock.now()), log)
   const calendars = new CalendarRegistry(config.schedulesDir, log, systemClock)
   calendars.reload('boot')
@@ -119,6 +121,7 @@ async function serve(): Promise<void> {
     await stopMcpAllowance()
     await stopMeter()
     await stopAccountJobs()
+    await stopCheckpoints()
     db.close()
     log.info('stopped')
     process.exit(0)

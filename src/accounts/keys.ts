@@ -1,6 +1,7 @@
 // Issuing and resolving API keys.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { sha256Hex } from '../crypto/hash'
+import { sha256, sha256Hex } from '../crypto/hash'
+import { bytesToHex } from '../crypto/encoding'
 import { API_KEY_PATTERN, KEY_CLASSES, defaultClassForPlan, type KeyClass, type Plan } from './plans'
 import type { AccountRow, AccountStore } from './store'
 
@@ -49,10 +50,10 @@ export async function issueKey(store: AccountStore, options: IssueKeyOptions): P
  */
 export async function findAccountByKey(store: AccountStore, key: string): Promise<AccountRow | null> {
   if (!API_KEY_PATTERN.test(key)) return null
-  const keyHash = hashKey(key)
-  const account = await store.findByHash(keyHash)
+  const digest = sha256(key)
+  const account = await store.findByHash(bytesToHex(digest))
   if (!account) return null
-  return timingSafeEqual(Buffer.from(account.key_hash, 'hex'), Buffer.from(keyHash, 'hex')) ? account : null
+  return timingSafeEqual(Buffer.from(account.key_hash, 'hex'), digest) ? account : null
 }
 
 /** An account may use the API: active and not past its expiry. */

@@ -38,6 +38,8 @@ export class Meter {
   private loading = new Map<number, Promise<KeyState>>()
   private pending = new Map<string, { accountId: number; day: string; requests: number }>()
   private flushing: Promise<void> | null = null
+  /** The UTC day of the last instant seen, so that a request does not format a date to learn it. */
+  private today = { start: 0, end: -1, day: '', month: '' }
 
   constructor(
     private readonly store: UsageStore,
@@ -73,7 +75,7 @@ export class Meter {
       this.count(account.id, state)
       return { admitted: true, via: 'sandbox', rate: { limit: limit.calls, remaining: left, resetAt }, creditBalance: null, day: state.day }
     }
-    const resetAt = nextUtcMidnight(now)
+    const resetAt = this.utcDay(now).end
     if (this.shared) {
       const counted = this.writes.countBelow(account.id, state.day, limit.daily)
       if (counted !== null) {
@@ -165,11 +167,19 @@ export class Meter {
     return state
   }
 
+  /** The UTC day (and month) of `now` and its bounds; recomputed only when `now` leaves the cached day. */
+  private utcDay(now: number): { start: number; end: number; day: string; month: string } {
+    const today = this.today
+    if (now >= today.start && now < today.end) return today
+    const end = nextUtcMidnight(now)
+    this.today = { start: end - 86_400_000, end, day: utcDayOf(now), month: utcMonthOf(now) }
+    return this.today
+  }
+
   /** A new UTC day starts the day count again; a new month, the month count too. */
   private roll(state: KeyState, now: number): void {
-    const day = utcDayOf(now)
+    const { day, month } = this.utcDay(now)
     if (state.day === day) return
-    const month = utcMonthOf(now)
     if (state.month !== month) {
       state.month = month
       state.monthCount = 0

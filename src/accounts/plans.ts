@@ -24,8 +24,10 @@ export function defaultClassForPlan(plan: Plan): KeyClass {
   return 'paid'
 }
 
+const CLASS_PREFIXES = Object.entries(KEY_CLASSES) as [KeyClass, string][]
+
 export function classOfKey(key: string): KeyClass | null {
-  for (const [keyClass, prefix] of Object.entries(KEY_CLASSES) as [KeyClass, string][]) {
+  for (const [keyClass, prefix] of CLASS_PREFIXES) {
     if (key.startsWith(prefix)) return keyClass
   }
   return null

@@ -1,6 +1,10 @@
 // The durable receipt log with group commit: a live receipt is answered only after its row is
-// committed. Appends wait on one shared transaction, run after a few milliseconds or as soon as
-// a batch is full, so durability costs each request a little latency, not the server throughput.
+// committed. Appends wait on one shared transaction, run at the end of the event-loop turn that
+// appended them (every request the loop took up in that turn shares it) or as soon as a batch is
+// full, so durability costs each request a little latency, not the server throughput. A fixed
+// wait (the 2 ms this log had before) left the server idle while 64 connections all waited on
+// the timer: GET /v5/status served about 5 % fewer requests than with the end-of-turn commit,
+// and with a 4 ms wait 40 % fewer (docs/performance.md).
 // Nothing is dropped: when the write fails every waiter gets AUDIT_LOG_UNAVAILABLE (503).
 import type { Logger } from '../log'
 import { ApiError } from '../http/errors'
@@ -18,7 +22,7 @@ interface Waiter {
 }
 
 export interface AuditLogOptions {
-  /** Longest wait before a partial batch is committed. */
+  /** Wait before a partial batch is committed; unset: at the end of the current event-loop turn. */
   flushMs?: number
   /** Rows that make a batch commit at once. */
   batchSize?: number
@@ -28,6 +32,7 @@ export class AuditLog {
   private waiters: Waiter[] = []
   private pendingRows = 0
   private timer: ReturnType<typeof setTimeout> | null = null
+  private endOfTurn: ReturnType<typeof setImmediate> | null = null
   private closed = false
   /** Last sealed UTC day: a row dated on or before it would be missing from a signed root, so it is refused. */
   sealedThrough: string | null = null
@@ -55,14 +60,17 @@ export class AuditLog {
       this.waiters.push({ rows, resolve, reject })
       this.pendingRows += rows.length
       if (this.pendingRows >= (this.options.batchSize ?? 256)) this.commit()
-      else this.timer ??= setTimeout(() => this.commit(), this.options.flushMs ?? 2)
+      else if (this.options.flushMs !== undefined) this.timer ??= setTimeout(() => this.commit(), this.options.flushMs)
+      else this.endOfTurn ??= setImmediate(() => this.commit())
     })
   }
 
   /** Commits everything appended so far, now (synchronously: the rows are on disk when it returns). */
   commit(): void {
     if (this.timer) clearTimeout(this.timer)
+    if (this.endOfTurn) clearImmediate(this.endOfTurn)
     this.timer = null
+    this.endOfTurn = null
     const waiters = this.waiters
     if (!waiters.length) return
     this.waiters = []

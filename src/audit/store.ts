@@ -174,9 +174,11 @@ export class SealedDayError extends Error {
 }
 
 export function sqliteAuditStore(db: Database): AuditStore {
+  // Positional parameters: binding by name copied each row into a new object and looked its
+  // twelve names up again for every insert (this runs once per live receipt).
   const insert = db.query(
     `INSERT INTO audit_log (receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, client_ref, receipt_json)
-     VALUES ($receipt_id, $day, $mic, $status, $source, $issued_at, $schema_version, $surface, $key_hash, $payment_ref, $client_ref, $receipt_json)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   const lastSealed = db.query('SELECT max(date) AS date FROM audit_digests')
   // Another process over the same database (REUSE_PORT) may have sealed a day this process's
@@ -184,7 +186,7 @@ export function sqliteAuditStore(db: Database): AuditStore {
   const insertAll = db.transaction((rows: readonly AuditRow[]) => {
     const sealed = (lastSealed.get() as { date: string | null }).date
     if (sealed !== null && rows.some((row) => row.day <= sealed)) throw new SealedDayError(sealed)
-    for (const row of rows) insert.run({ ...row })
+    for (const row of rows) insert.run(row.receipt_id, row.day, row.mic, row.status, row.source, row.issued_at, row.schema_version, row.surface, row.key_hash, row.payment_ref, row.client_ref, row.receipt_json)
   })
   const dayIds = db.query('SELECT seq, receipt_id FROM audit_log WHERE day = ? AND seq > ? ORDER BY seq LIMIT ?')
   const dayCount = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ?')

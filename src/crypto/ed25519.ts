@@ -62,6 +62,11 @@ export function signBytes(privateKey: KeyObject, message: Uint8Array): Uint8Arra
   return new Uint8Array(nativeSign(null, message, privateKey))
 }
 
+/** The signature as lowercase hex, straight from the native result (no copy into a Uint8Array and back). */
+export function signBytesHex(privateKey: KeyObject, message: Uint8Array): string {
+  return nativeSign(null, message, privateKey).toString('hex')
+}
+
 export type StrictRejection = 'bad_length' | 'non_canonical_s' | 'non_canonical_a' | 'non_canonical_r' | 'small_order_a' | 'small_order_r'
 
 /**

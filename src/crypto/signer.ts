@@ -2,7 +2,7 @@
 // the service still starts, and everything that must sign fails closed.
 import type { KeyObject } from 'node:crypto'
 import { canonicalPayload } from './canonical'
-import { privateKeyFromSeed, rawPublicKey, signBytes } from './ed25519'
+import { privateKeyFromSeed, rawPublicKey, signBytesHex } from './ed25519'
 import { bytesToHex, utf8 } from './encoding'
 
 export interface KeyDescription {
@@ -53,7 +53,7 @@ export class Signer {
   /** Ed25519 signature over UTF-8 bytes, as 128 lowercase hex characters. */
   signText(text: string): string {
     if (!this.privateKey) throw new SignerOfflineError(this.offlineReason ?? 'no key')
-    return bytesToHex(signBytes(this.privateKey, utf8(text)))
+    return signBytesHex(this.privateKey, utf8(text))
   }
 
   /** Signs the canonical payload of an all-string object and returns it with `signature` added. */

@@ -10,6 +10,8 @@ export const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const
 export function repeatedQueryParameter(url: string): string | null {
   const start = url.indexOf('?')
   if (start < 0) return null
+  // URLSearchParams splits only on '&': a query without one has a single parameter.
+  if (url.indexOf('&', start) < 0) return null
   const seen = new Set<string>()
   for (const name of new URLSearchParams(url.slice(start + 1)).keys()) {
     if (seen.has(name)) return name
@@ -21,7 +23,7 @@ export function repeatedQueryParameter(url: string): string | null {
 export function hardeningPlugin() {
   return new Elysia({ name: 'openbell-hardening' })
     .onRequest(({ request, set }) => {
-      Object.assign(set.headers, NOSNIFF)
+      set.headers['x-content-type-options'] = NOSNIFF['x-content-type-options']
       const url = request.url
       if (url.indexOf('?') < 0) return
       // The witness routes answer this themselves with the witness error shape (witness.md 4.3).

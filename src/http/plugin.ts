@@ -76,13 +76,9 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
       const start = started.get(request)
       const status = responseValue instanceof Response ? responseValue.status : set.status
       const key = request.headers.get('x-oracle-key')
-      deps.log.info('request', {
-        method: request.method,
-        path,
-        status,
-        ms: start === undefined ? null : Math.round((performance.now() - start) * 100) / 100,
-        // Only the key's class is logged, never any of its secret part.
-        ...(key ? { key_class: classOfKey(key) ?? (isAdminKey(deps.adminKey ?? null, key) ? 'admin' : 'unrecognised') } : {}),
-      })
+      const fields: Record<string, unknown> = { method: request.method, path, status, ms: start === undefined ? null : Math.round((performance.now() - start) * 100) / 100 }
+      // Only the key's class is logged, never any of its secret part.
+      if (key) fields.key_class = classOfKey(key) ?? (isAdminKey(deps.adminKey ?? null, key) ? 'admin' : 'unrecognised')
+      deps.log.info('request', fields)
     })
 }

@@ -50,6 +50,17 @@ export async function issueLiveReceipt(deps: AppDeps, mic: Mic, context: LiveAud
   return receipt
 }
 
+/**
+ * issueLiveReceipt for a surface that answers the receipt alone (GET /v5/status): its JSON text,
+ * the very bytes the audit row stores, so the receipt is serialised once instead of twice.
+ */
+export async function issueLiveReceiptJson(deps: AppDeps, mic: Mic, context: LiveAuditContext): Promise<string> {
+  const now = deps.clock.now()
+  const row = auditRowOf(signOrFail(deps, await resolveStatus(deps, mic, now), 'live', now), context)
+  await deps.audit.append([row])
+  return row.receipt_json!
+}
+
 /** Several live receipts signed at one instant (the batch surface), logged in one commit. */
 export async function signLiveReceipts(deps: AppDeps, resolutions: readonly Resolution[], now: number, context: LiveAuditContext): Promise<MarketReceipt[]> {
   const receipts = resolutions.map((resolution) => signOrFail(deps, resolution, 'live', now))

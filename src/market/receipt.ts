@@ -26,19 +26,32 @@ export function carriesReason(resolution: Pick<Resolution, 'source'>): boolean {
   return resolution.source === 'OVERRIDE' || resolution.source === 'REALTIME'
 }
 
-/** Throws when the signer is offline or signing fails; callers answer CRITICAL_FAILURE. */
+/**
+ * Throws when the signer is offline or signing fails; callers answer CRITICAL_FAILURE.
+ *
+ * The canonical payload is built as one object literal whose members are written in sorted
+ * order, so one JSON.stringify gives the signed bytes without sorting and copying the field set
+ * on every request (canonicalPayload of the same fields gives identical bytes; a test compares
+ * them). Every value is checked to be a string first, as canonicalPayload does: a missing value
+ * must fail, never drop out of the signed text.
+ */
 export function signMarketReceipt(signer: Signer, issuer: string, resolution: Resolution, mode: ReceiptMode, now: number, receiptId?: string): MarketReceipt {
-  const fields: Record<string, string> = {
-    ...receiptWindow(now, receiptId),
-    issuer,
-    mic: resolution.mic,
-    status: resolution.status,
-    source: resolution.source,
-    halt_detection: resolution.haltDetection,
-    receipt_mode: mode,
-    schema_version: RECEIPT_SCHEMA_VERSION,
-    public_key_id: signer.keyId,
+  const { receipt_id, issued_at, expires_at } = receiptWindow(now, receiptId)
+  const public_key_id = signer.keyId
+  const { mic, status, source, haltDetection: halt_detection } = resolution
+  const withReason = carriesReason(resolution)
+  const reason = withReason ? resolution.reason : ''
+  for (const value of [issuer, mic, status, source, halt_detection, mode, reason]) {
+    if (typeof value !== 'string') throw new TypeError('signMarketReceipt: every signed field must be a string')
   }
-  if (carriesReason(resolution)) fields.reason = resolution.reason
-  return signer.signFields(fields) as unknown as MarketReceipt
+  const schema_version = RECEIPT_SCHEMA_VERSION
+  const receipt_mode = mode
+  const canonical = withReason
+    ? JSON.stringify({ expires_at, halt_detection, issued_at, issuer, mic, public_key_id, reason, receipt_id, receipt_mode, schema_version, source, status })
+    : JSON.stringify({ expires_at, halt_detection, issued_at, issuer, mic, public_key_id, receipt_id, receipt_mode, schema_version, source, status })
+  const signature = signer.signText(canonical)
+  // Members in the order receipts have always been answered in (reason, when carried, last before the signature).
+  return withReason
+    ? { receipt_id, issued_at, expires_at, issuer, mic, status, source, halt_detection, receipt_mode, schema_version, public_key_id, reason, signature }
+    : { receipt_id, issued_at, expires_at, issuer, mic, status, source, halt_detection, receipt_mode, schema_version, public_key_id, signature }
 }

@@ -67,6 +67,17 @@ describe('every live surface logs before answering', () => {
     expect(JSON.parse(logged.receipt_json!)).toEqual(delivered)
   })
 
+  test('/v5/status answers the logged text itself, as JSON, with its headers', async () => {
+    const { harness, rows, headers } = await setup()
+    const response = await harness.request('/v5/status?mic=XLON', { headers: { ...headers, origin: 'https://example.test' } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/json;charset=utf-8')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://example.test')
+    expect(response.headers.get('x-ratelimit-limit')).not.toBeNull()
+    expect(await response.text()).toBe(rows()[0]!.receipt_json!)
+  })
+
   test('200 concurrent requests: every answered receipt is committed, in far fewer transactions than requests', async () => {
     const { harness, rows, headers } = await setup()
     const commitsBefore = harness.deps.audit.committed

@@ -34,13 +34,14 @@ export async function deliveryBench(streams = 1000, subscriptions = 1000): Promi
     // ---- streams ----
     const keys: string[] = []
     for (let i = 0; i < Math.ceil(streams / 250); i++) keys.push((await issueKey(t.deps.accounts, { plan: 'pro', now: new Date(t.clock.now()) })).key)
-    // Every signature the process makes is counted at the signer; a tick is one broadcast.
+    // Every signature the process makes is counted at the signer (signText: signFields and the
+    // receipt builder both sign through it); a tick is one broadcast.
     let signatures = 0
-    const signFields = t.deps.signer.signFields.bind(t.deps.signer)
-    t.deps.signer.signFields = ((fields: Record<string, string>) => {
+    const signText = t.deps.signer.signText.bind(t.deps.signer)
+    t.deps.signer.signText = ((text: string) => {
       signatures++
-      return signFields(fields)
-    }) as typeof t.deps.signer.signFields
+      return signText(text)
+    }) as typeof t.deps.signer.signText
     const fanOuts: number[] = []
     let start = null as { signatures: number; ticks: number } | null
     let end = { signatures: 0, ticks: 0 }

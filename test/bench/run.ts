@@ -60,9 +60,9 @@ const sweepsPerSecond = perSecond(50_000, (i) => {
 })
 
 // ---- HTTP ----
-type Load = { rps: number; p99Ms: number | null; non2xx: number }
+type Load = { rps: number; p99Ms: number | null; non2xx: number; requests: number; loopCpuUs?: number | null }
 
-async function startServer(script: string, env: Record<string, string> = {}): Promise<{ fields: string[]; stop: () => Promise<void> }> {
+async function startServer(script: string, env: Record<string, string> = {}): Promise<{ fields: string[]; pid: number; stop: () => Promise<void> }> {
   const child = Bun.spawn(['bun', resolve(import.meta.dir, 'servers', script), '0'], { stdout: 'pipe', stderr: 'inherit', env: { ...process.env, TZ: 'UTC', ...env } })
   const reader = (child.stdout as ReadableStream<Uint8Array>).getReader()
   let text = ''
@@ -74,6 +74,7 @@ async function startServer(script: string, env: Record<string, string> = {}): Pr
   const fields = text.trim().split(/\s+/).slice(1)
   return {
     fields,
+    pid: child.pid,
     stop: async () => {
       child.kill('SIGTERM')
       await child.exited
@@ -88,7 +89,8 @@ function parseWrk(output: string): Load {
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(output)
   const factor = { us: 0.001, ms: 1, s: 1000 } as const
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0)
-  return { rps, p99Ms: p99 ? Number(p99[1]) * factor[p99[2] as keyof typeof factor] : null, non2xx }
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? 0)
+  return { rps, p99Ms: p99 ? Number(p99[1]) * factor[p99[2] as keyof typeof factor] : null, non2xx, requests }
 }
 
 async function load(url: string, options: { headers?: Record<string, string>; bodiesFile?: string; seconds?: number } = {}): Promise<Load> {
@@ -104,12 +106,29 @@ async function load(url: string, options: { headers?: Record<string, string>; bo
   }
   const run = Bun.spawnSync(['bun', resolve(import.meta.dir, 'load.ts'), url, String(CONNECTIONS), String(seconds), JSON.stringify(options.headers ?? {}), ...(options.bodiesFile ? [options.bodiesFile] : [])])
   const result = JSON.parse(run.stdout.toString()) as { rps: number; p99_ms: number | null; errors: number }
-  return { rps: result.rps, p99Ms: result.p99_ms, non2xx: result.errors }
+  return { rps: result.rps, p99Ms: result.p99_ms, non2xx: result.errors, requests: Math.round(result.rps * seconds) }
 }
 
-async function measure(url: string, options: Parameters<typeof load>[1] = {}): Promise<Load> {
+// CPU time of a server's main thread (its event loop) from /proc: steadier than requests per
+// second on a shared machine, since time the server spends descheduled does not count.
+const clockTicks = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim()) || 100
+function loopCpuUs(pid: number | undefined): number | null {
+  if (pid === undefined) return null
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicks
+  } catch {
+    return null
+  }
+}
+
+/** `pid`: the server's process, for its event loop's CPU time per request. */
+async function measure(url: string, options: Parameters<typeof load>[1] & { pid?: number } = {}): Promise<Load> {
   await load(url, { ...options, seconds: 1 }) // warm-up
-  return load(url, options)
+  const before = loopCpuUs(options.pid)
+  const result = await load(url, options)
+  const after = loopCpuUs(options.pid)
+  return { ...result, loopCpuUs: before !== null && after !== null && result.requests ? (after - before) / result.requests : null }
 }
 
 const baselineServer = await startServer('baseline.ts')
@@ -117,14 +136,14 @@ const baselineA = await measure(`http://127.0.0.1:${baselineServer.fields[0]}/`)
 await baselineServer.stop()
 
 const bare = await startServer('bare-sign.ts')
-const bareSign = await measure(`http://127.0.0.1:${bare.fields[0]}/sign`)
+const bareSign = await measure(`http://127.0.0.1:${bare.fields[0]}/sign`, { pid: bare.pid })
 await bare.stop()
 
 const appServer = await startServer('app.ts')
 const [port, apiKey, pageKid, bodiesFile, mcpBodyFile, freeKey] = appServer.fields as [string, string, string, string, string, string]
 const base = `http://127.0.0.1:${port}`
 const health = await measure(`${base}/v5/health`)
-const status = await measure(`${base}/v5/status?mic=XNYS`, { headers: { 'X-Oracle-Key': apiKey } })
+const status = await measure(`${base}/v5/status?mic=XNYS`, { headers: { 'X-Oracle-Key': apiKey }, pid: appServer.pid })
 // Metering: the free key here against the same app with metering switched off (every key admitted
 // uncounted), alternated A-B-A-B while the idle one waits, so that the noise of this shared
 // machine falls on both alike.
@@ -137,7 +156,7 @@ for (let round = 0; round < 2; round++) {
   unmeteredRuns.push(await measure(unmeteredUrl, { headers: { 'X-Oracle-Key': unmeteredServer.fields[5]! } }))
 }
 await unmeteredServer.stop()
-const meanLoad = (runs: Load[]): Load => ({ rps: runs.reduce((sum, l) => sum + l.rps, 0) / runs.length, p99Ms: Math.max(...runs.map((l) => l.p99Ms ?? 0)), non2xx: runs.reduce((sum, l) => sum + l.non2xx, 0) })
+const meanLoad = (runs: Load[]): Load => ({ rps: runs.reduce((sum, l) => sum + l.rps, 0) / runs.length, p99Ms: Math.max(...runs.map((l) => l.p99Ms ?? 0)), non2xx: runs.reduce((sum, l) => sum + l.non2xx, 0), requests: runs.reduce((sum, l) => sum + l.requests, 0) })
 const statusFree = meanLoad(freeRuns)
 const statusUnmetered = meanLoad(unmeteredRuns)
 const demo = await measure(`${base}/v5/demo?mic=XNYS`)
@@ -180,6 +199,7 @@ say(`| baseline constant JSON (mean of before/after) | ${fmt(baseline)} req/s ($
 say(`| bare signing route | ${fmt(bareSign.rps)} req/s, p99 ${p99(bareSign)} | | |`)
 say(`| GET /v5/health | ${fmt(health.rps)} req/s = ${ratio(health.rps, baseline)} of baseline, p99 ${p99(health)} | >= 0.5 of baseline | ${health.rps / baseline >= 0.5 ? 'yes' : 'NO'} |`)
 say(`| GET /v5/status (key) | ${fmt(status.rps)} req/s = ${ratio(status.rps, bareSign.rps)} of bare signing, ${ratio(status.rps, baseline)} of baseline, p99 ${p99(status)} | >= 0.85 of bare signing; p99 < 25 ms at ${CONNECTIONS} connections | ${status.rps / bareSign.rps >= 0.85 && (status.p99Ms ?? 0) < 25 ? 'yes' : 'NO'} |`)
+if (bareSign.loopCpuUs && status.loopCpuUs) say(`| event-loop CPU per request: bare signing route / GET /v5/status (key) | ${fmt(bareSign.loopCpuUs, 1)} µs / ${fmt(status.loopCpuUs, 1)} µs = ${ratio(bareSign.loopCpuUs, status.loopCpuUs)} | | |`)
 say(`| GET /v5/status (free key, metered; mean of 2 runs) | ${fmt(statusFree.rps)} req/s = ${ratio(statusFree.rps, bareSign.rps)} of bare signing, p99 ${p99(statusFree)} | >= 0.90 × the unmetered ratio | ${statusFree.rps / statusUnmetered.rps >= 0.9 ? 'yes' : 'NO'} |`)
 say(`| GET /v5/status (free key), metering switched off (mean of 2 runs, alternated with the row above) | ${fmt(statusUnmetered.rps)} req/s = ${ratio(statusUnmetered.rps, bareSign.rps)} of bare signing, p99 ${p99(statusUnmetered)} | | |`)
 say(`| GET /v5/status metered / unmetered | ${ratio(statusFree.rps, statusUnmetered.rps)} | >= 0.90 | ${statusFree.rps / statusUnmetered.rps >= 0.9 ? 'yes' : 'NO'} |`)

@@ -26,9 +26,10 @@ describe('HEAD on signed routes', () => {
   test('HEAD /v5/status answers headers only: no signature, no audit row', async () => {
     const harness = makeTestApp()
     const { key } = await issueKey(harness.deps.accounts, { plan: 'pro', now: new Date(harness.clock.now()) })
-    const signs = harness.deps.signer.signFields.bind(harness.deps.signer)
+    // Every signature goes through signText (signFields and the receipt builder call it).
+    const signs = harness.deps.signer.signText.bind(harness.deps.signer)
     let signed = 0
-    harness.deps.signer.signFields = ((...args: Parameters<typeof signs>) => {
+    harness.deps.signer.signText = ((...args: Parameters<typeof signs>) => {
       signed++
       return signs(...args)
     }) as typeof signs

@@ -4,11 +4,12 @@ import type { AppDeps } from '../../deps'
 import { requireAccount, API_KEY_HEADER } from '../../http/auth'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
-import { auditContextOf, issueDemoReceipt, issueLiveReceipt } from '../issue'
+import { auditContextOf, issueDemoReceipt, issueLiveReceipt, issueLiveReceiptJson } from '../issue'
 import { refundingOnFailure, requireKeyOrPayment } from '../access'
 import { SignedReceiptSchema } from './schemas'
 import { headOfPaidRoute, isHead } from '../head'
 
+const JSON_CONTENT_TYPE = 'application/json;charset=utf-8'
 const MicQuery = t.Object({ mic: t.Optional(t.String({ description: 'MIC, default XNYS' })) })
 
 export function receiptRoutes(deps: AppDeps) {
@@ -26,7 +27,12 @@ export function receiptRoutes(deps: AppDeps) {
         const access = await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt', 'status')
         if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
         else Object.assign(set.headers, access.headers)
-        return refundingOnFailure(access, () => issueLiveReceipt(deps, mic, auditContextOf(access, '/v5/status')))
+        return refundingOnFailure(access, async () => {
+          const json = await issueLiveReceiptJson(deps, mic, auditContextOf(access, '/v5/status'))
+          // The logged text is the answer (the content type Elysia gives a returned object).
+          set.headers['content-type'] = JSON_CONTENT_TYPE
+          return json
+        })
       },
       {
         query: MicQuery,

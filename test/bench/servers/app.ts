@@ -9,6 +9,7 @@ import { loadConfig } from '../../../src/config'
 import { createLogger } from '../../../src/log'
 import { systemClock } from '../../../src/clock'
 import { openDatabase } from '../../../src/store/database'
+import { startCheckpoints } from '../../../src/store/checkpoints'
 import { applyMigrations } from '../../../src/store/migrate'
 import { MIGRATIONS } from '../../../src/store/migrations'
 import { loadSigner } from '../../../src/crypto/key-file'
@@ -41,6 +42,8 @@ const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_
 const log = createLogger(config.logLevel, () => {})
 const db = openDatabase(config.databasePath)
 applyMigrations(db, MIGRATIONS)
+// As main.ts: WAL checkpoints on a worker thread (BENCH_CHECKPOINTS=loop: on the event loop, for the ratio).
+const stopCheckpoints = process.env.BENCH_CHECKPOINTS === 'loop' ? async () => {} : startCheckpoints(db, config.databasePath, log)
 const calendars = new CalendarRegistry(config.schedulesDir, log, systemClock)
 calendars.reload('boot')
 const unlimited = () => new RateLimiter(1_000_000_000)
@@ -90,7 +93,8 @@ deps.mcpAllowance.start()
 const app = buildApp(deps).listen({ port: Number(process.argv[2] ?? 0), hostname: '127.0.0.1' })
 console.log(`READY ${app.server!.port} ${key} ${page.kid} ${bodiesFile} ${mcpBodyFile} ${freeKey}`)
 // The bench owns this temp directory: remove it (database, WAL, fixtures) when the run stops it.
-process.on('SIGTERM', () => {
+process.on('SIGTERM', async () => {
+  await stopCheckpoints()
   db.close()
   rmSync(dataDir, { recursive: true, force: true })
   process.exit(0)
