@@ -104,6 +104,19 @@ function memoryDay(ids: string[]): AuditStore {
   } as unknown as AuditStore
 }
 
+/** A day whose ids are read live from `ids` (which a test may grow), positions 1, 2, 3…; `reads` records each read's start. */
+function liveDay(ids: string[], reads: number[] = []): AuditStore {
+  return {
+    async dayIds(_day: string, after: number, limit: number) {
+      reads.push(after)
+      return ids.map((receipt_id, i) => ({ seq: i + 1, receipt_id })).filter((r) => r.seq > after).slice(0, limit)
+    },
+    async blocks() {
+      return []
+    },
+  } as unknown as AuditStore
+}
+
 describe('block-built trees (the service: blocks of 1,024 leaves) equal the plain RFC 6962 tree', () => {
   for (const size of [BLOCK_SIZE - 1, BLOCK_SIZE, BLOCK_SIZE + 1, 3 * BLOCK_SIZE + 7, 5000, 16_385]) {
     test(`${size} leaves: same root, and sampled proofs equal the plain audit path and verify`, async () => {
@@ -126,15 +139,7 @@ describe('block-built trees (the service: blocks of 1,024 leaves) equal the plai
   test('a growing day: cached full blocks plus the new tail give the root of the longer tree', async () => {
     const ids = Array.from({ length: 2 * BLOCK_SIZE + 5 }, () => randomUUID())
     const visible: string[] = ids.slice(0, BLOCK_SIZE + 3)
-    const store = {
-      async dayIds(_d: string, after: number, limit: number) {
-        return visible.map((receipt_id, i) => ({ seq: i + 1, receipt_id })).filter((r) => r.seq > after).slice(0, limit)
-      },
-      async blocks() {
-        return []
-      },
-    } as unknown as AuditStore
-    const trees = new DayTrees(store)
+    const trees = new DayTrees(liveDay(visible))
     expect((await trees.tree('d')).rootHex).toBe(toHex(rootOf(visible.map(leafHash))))
     visible.push(...ids.slice(BLOCK_SIZE + 3))
     const grown = await trees.tree('d')
@@ -145,15 +150,7 @@ describe('block-built trees (the service: blocks of 1,024 leaves) equal the plai
   test('a proof against a tree taken before the day grew past a block edge stays a proof of that tree', async () => {
     const ids = Array.from({ length: BLOCK_SIZE + 100 }, () => randomUUID())
     const visible: string[] = ids.slice(0, BLOCK_SIZE - 24)
-    const store = {
-      async dayIds(_d: string, after: number, limit: number) {
-        return visible.map((receipt_id, i) => ({ seq: i + 1, receipt_id })).filter((r) => r.seq > after).slice(0, limit)
-      },
-      async blocks() {
-        return []
-      },
-    } as unknown as AuditStore
-    const trees = new DayTrees(store)
+    const trees = new DayTrees(liveDay(visible))
     const before = await trees.tree('d')
     // Another request sees the day after 124 more rows: the first block is full now.
     visible.push(...ids.slice(BLOCK_SIZE - 24))
@@ -208,16 +205,7 @@ describe('block-built trees (the service: blocks of 1,024 leaves) equal the plai
   test('find: the leaf index of an id in the unsealed tree, reading only the block that holds it; null for an unknown id', async () => {
     const ids = Array.from({ length: 3 * BLOCK_SIZE + 10 }, () => randomUUID())
     const reads: number[] = []
-    const store = {
-      async dayIds(_d: string, after: number, limit: number) {
-        reads.push(after)
-        return ids.map((receipt_id, i) => ({ seq: i + 1, receipt_id })).filter((r) => r.seq > after).slice(0, limit)
-      },
-      async blocks() {
-        return []
-      },
-    } as unknown as AuditStore
-    const trees = new DayTrees(store)
+    const trees = new DayTrees(liveDay(ids, reads))
     const tree = await trees.tree('d')
     for (const index of [0, BLOCK_SIZE - 1, BLOCK_SIZE + 7, 2 * BLOCK_SIZE, 3 * BLOCK_SIZE + 9]) {
       reads.length = 0

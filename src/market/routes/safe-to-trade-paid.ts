@@ -7,13 +7,12 @@ import type { AppDeps } from '../../deps'
 import { ApiError, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import type { Plan } from '../../accounts/plans'
-import { resolveStatus } from '../resolve'
-import { parseSampleQuery, signSafeToTrade, type SampleQuery } from '../safe-to-trade'
+import { parseSampleQuery, type SampleQuery } from '../safe-to-trade'
 import { refundingOnFailure, requireKeyOrPayment } from '../access'
 import { API_KEY_HEADER, checkApiKey } from '../../http/auth'
 import { auditContextOf, logLiveReceipts } from '../issue'
 import { headOfPaidRoute, isHead } from '../head'
-import { safeToTradeQuery, signingOfflineBody } from './safe-to-trade-shared'
+import { resolveAndSign, safeToTradeQuery, signingOfflineBody } from './safe-to-trade-shared'
 
 export const PAID_DOOR_PLANS: readonly Plan[] = ['builder', 'pro']
 const DESCRIPTION = 'Signed safe-to-trade receipt'
@@ -42,13 +41,8 @@ export function paidSafeToTradeRoutes(deps: AppDeps) {
       if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
       // Where keys are metered, access carries the rate-limit headers of the answer.
       else if ('headers' in access) Object.assign(set.headers, access.headers)
-      const now = deps.clock.now()
-      const venue = await resolveStatus(deps, input.venue, now)
-      const scan = { realtimeHalts: deps.halts.haltedMics(), ok: deps.halts.state(now) !== 'degraded' }
-      let signed
-      try {
-        signed = signSafeToTrade(deps.signer, deps.config.issuer, input, venue, scan, now)
-      } catch {
+      const signed = await resolveAndSign(deps, input, deps.clock.now())
+      if (!signed) {
         // Nothing signed: the request is not counted against the key.
         if (access.kind === 'key') await access.refund()
         return jsonResponse(signingOfflineBody(input.venue), 500)

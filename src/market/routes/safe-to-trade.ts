@@ -6,10 +6,9 @@ import { ApiError, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { clientAddress } from '../../http/client-address'
 import { rateLimitHeaders } from '../../http/rate-limit'
-import { resolveStatus } from '../resolve'
-import { parseSampleQuery, signSafeToTrade } from '../safe-to-trade'
+import { parseSampleQuery } from '../safe-to-trade'
 import { paidSafeToTradeRoutes } from './safe-to-trade-paid'
-import { SAMPLE_DOOR_PER_MINUTE, safeToTradeQuery, signingOfflineBody } from './safe-to-trade-shared'
+import { resolveAndSign, SAMPLE_DOOR_PER_MINUTE, safeToTradeQuery, signingOfflineBody } from './safe-to-trade-shared'
 
 const NOTE = `Public sample of the safe-to-trade receipt: ${SAMPLE_DOOR_PER_MINUTE} requests per minute per address. Treat safe "false" as do-not-trade; verify the signature with /v5/keys and do not act after expires_at.`
 
@@ -28,12 +27,8 @@ export function safeToTradeRoutes(deps: AppDeps) {
         if (error instanceof ApiError) throw new ApiError(error.status, error.errorCode, error.message, error.extra, limitHeaders)
         throw error
       }
-      const venue = await resolveStatus(deps, input.venue, now)
-      const scan = { realtimeHalts: deps.halts.haltedMics(), ok: deps.halts.state(now) !== 'degraded' }
-      let signed
-      try {
-        signed = signSafeToTrade(deps.signer, deps.config.issuer, input, venue, scan, now)
-      } catch {
+      const signed = await resolveAndSign(deps, input, now)
+      if (!signed) {
         return jsonResponse(
           { ...signingOfflineBody(input.venue), door: 'public-sample' },
           500,
