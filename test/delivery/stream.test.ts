@@ -63,6 +63,24 @@ async function settle(predicate: () => boolean, ms = 3000) {
   return predicate()
 }
 
+/** Reads a stream until its first market_status event; the reader stays open. */
+async function firstReceipt(response: Response) {
+  const reader = response.body!.getReader()
+  let text = ''
+  while (!text.includes('event: market_status')) text += new TextDecoder().decode((await reader.read()).value)
+  return reader
+}
+
+/** Whether the server ends the stream within `ms`. */
+function endsWithin(reader: { read(): Promise<{ done: boolean }> }, ms: number): Promise<boolean> {
+  return Promise.race([
+    (async () => {
+      for (;;) if ((await reader.read()).done) return true
+    })(),
+    Bun.sleep(ms).then(() => false),
+  ])
+}
+
 describe('GET /v5/stream: admission', () => {
   test('401 without a key, 403 with an unknown key, 400 for an unknown MIC; the error object', async () => {
     const missing = await fetch(`${base}/v5/stream`)
@@ -179,16 +197,9 @@ describe('GET /v5/stream: events', () => {
     const { key, account } = await issueKey(t.deps.accounts, { plan: 'builder', now: new Date(t.clock.now()) })
     const controller = new AbortController()
     const response = await fetch(`${base}/v5/stream?mic=XSWX&key=${key}`, { signal: controller.signal })
-    const reader = response.body!.getReader()
-    let text = ''
-    while (!text.includes('event: market_status')) text += new TextDecoder().decode((await reader.read()).value)
+    const reader = await firstReceipt(response)
     await t.deps.accounts.setStatus(account.id, 'suspended')
-    const ended = await Promise.race([
-      (async () => {
-        for (;;) if ((await reader.read()).done) return true
-      })(),
-      Bun.sleep(4000).then(() => false),
-    ])
+    const ended = await endsWithin(reader, 4000)
     expect(ended).toBe(true)
     expect(t.deps.delivery.streams.openFor(account.key_hash)).toBe(0)
     expect((await fetch(`${base}/v5/stream?mic=XSWX&key=${key}`)).status).toBe(402)
@@ -202,16 +213,9 @@ describe('GET /v5/stream: status changes between ticks', () => {
     try {
       const { key, account } = await issueKey(slow.deps.accounts, { plan: 'builder', now: new Date(slow.clock.now()) })
       const response = await fetch(`http://127.0.0.1:${slow.app.server!.port}/v5/stream?mic=XSWX&key=${key}`)
-      const reader = response.body!.getReader()
-      let text = ''
-      while (!text.includes('event: market_status')) text += new TextDecoder().decode((await reader.read()).value)
+      const reader = await firstReceipt(response)
       await slow.deps.accounts.setStatus(account.id, 'suspended')
-      const ended = await Promise.race([
-        (async () => {
-          for (;;) if ((await reader.read()).done) return true
-        })(),
-        Bun.sleep(5000).then(() => false),
-      ])
+      const ended = await endsWithin(reader, 5000)
       expect(ended).toBe(true)
       expect(slow.deps.delivery.streams.openFor(account.key_hash)).toBe(0)
     } finally {
