@@ -1,48 +1,56 @@
-// Identity of each supported exchange (ISO 10383 facts that do not change with a calendar edit).
-// Used when a MIC has no valid calendar loaded, so that directories still list all 28, and to
+// The venues this service knows: ISO 10383 identity facts that do not change with a calendar
+// edit, in the order directories list them (the specification's 28, then venues added later).
+// This list is the one place a venue is added; every listing (directories, UNKNOWN_MIC's
+// `supported`, agent.json, llms documents, the board) derives from it. It is also used when a
+// MIC has no valid calendar loaded, so directories still list every venue (as UNKNOWN), and to
 // refuse a calendar file whose time zone differs from the exchange's (a wrong zone would shift
 // every session silently).
-import type { Mic } from './mics'
+
+/** Where a venue is listed on the board and in directories. */
+export type Region = 'Americas' | 'Europe' | 'Middle East & Africa' | 'Asia-Pacific' | 'Crypto'
 
 export interface ExchangeIdentity {
-  mic: Mic
+  mic: string
   name: string
   country: string
   currency: string
   timezone: string
+  region: Region
 }
 
-const entry = (mic: Mic, name: string, country: string, currency: string, timezone: string): ExchangeIdentity => ({ mic, name, country, currency, timezone })
+export const EXCHANGES = [
+  { mic: 'XNYS', name: 'New York Stock Exchange', country: 'US', currency: 'USD', timezone: 'America/New_York', region: 'Americas' },
+  { mic: 'XNAS', name: 'Nasdaq Stock Market', country: 'US', currency: 'USD', timezone: 'America/New_York', region: 'Americas' },
+  { mic: 'XLON', name: 'London Stock Exchange', country: 'GB', currency: 'GBP', timezone: 'Europe/London', region: 'Europe' },
+  { mic: 'XJPX', name: 'Japan Exchange Group (Tokyo Stock Exchange)', country: 'JP', currency: 'JPY', timezone: 'Asia/Tokyo', region: 'Asia-Pacific' },
+  { mic: 'XPAR', name: 'Euronext Paris', country: 'FR', currency: 'EUR', timezone: 'Europe/Paris', region: 'Europe' },
+  { mic: 'XHKG', name: 'Hong Kong Exchanges and Clearing', country: 'HK', currency: 'HKD', timezone: 'Asia/Hong_Kong', region: 'Asia-Pacific' },
+  { mic: 'XSES', name: 'Singapore Exchange', country: 'SG', currency: 'SGD', timezone: 'Asia/Singapore', region: 'Asia-Pacific' },
+  { mic: 'XASX', name: 'Australian Securities Exchange', country: 'AU', currency: 'AUD', timezone: 'Australia/Sydney', region: 'Asia-Pacific' },
+  { mic: 'XBOM', name: 'BSE', country: 'IN', currency: 'INR', timezone: 'Asia/Kolkata', region: 'Asia-Pacific' },
+  { mic: 'XNSE', name: 'National Stock Exchange of India', country: 'IN', currency: 'INR', timezone: 'Asia/Kolkata', region: 'Asia-Pacific' },
+  { mic: 'XSHG', name: 'Shanghai Stock Exchange', country: 'CN', currency: 'CNY', timezone: 'Asia/Shanghai', region: 'Asia-Pacific' },
+  { mic: 'XSHE', name: 'Shenzhen Stock Exchange', country: 'CN', currency: 'CNY', timezone: 'Asia/Shanghai', region: 'Asia-Pacific' },
+  { mic: 'XKRX', name: 'Korea Exchange', country: 'KR', currency: 'KRW', timezone: 'Asia/Seoul', region: 'Asia-Pacific' },
+  { mic: 'XJSE', name: 'Johannesburg Stock Exchange', country: 'ZA', currency: 'ZAR', timezone: 'Africa/Johannesburg', region: 'Middle East & Africa' },
+  { mic: 'XBSP', name: 'B3 S.A. Brasil, Bolsa, Balcão', country: 'BR', currency: 'BRL', timezone: 'America/Sao_Paulo', region: 'Americas' },
+  { mic: 'XSWX', name: 'SIX Swiss Exchange', country: 'CH', currency: 'CHF', timezone: 'Europe/Zurich', region: 'Europe' },
+  { mic: 'XMIL', name: 'Borsa Italiana (Euronext Milan)', country: 'IT', currency: 'EUR', timezone: 'Europe/Rome', region: 'Europe' },
+  { mic: 'XIST', name: 'Borsa Istanbul', country: 'TR', currency: 'TRY', timezone: 'Europe/Istanbul', region: 'Europe' },
+  { mic: 'XSAU', name: 'Saudi Exchange (Tadawul)', country: 'SA', currency: 'SAR', timezone: 'Asia/Riyadh', region: 'Middle East & Africa' },
+  { mic: 'XDFM', name: 'Dubai Financial Market', country: 'AE', currency: 'AED', timezone: 'Asia/Dubai', region: 'Middle East & Africa' },
+  { mic: 'XNZE', name: 'NZX', country: 'NZ', currency: 'NZD', timezone: 'Pacific/Auckland', region: 'Asia-Pacific' },
+  { mic: 'XHEL', name: 'Nasdaq Helsinki', country: 'FI', currency: 'EUR', timezone: 'Europe/Helsinki', region: 'Europe' },
+  { mic: 'XSTO', name: 'Nasdaq Stockholm', country: 'SE', currency: 'SEK', timezone: 'Europe/Stockholm', region: 'Europe' },
+  { mic: 'XCBT', name: 'Chicago Board of Trade (CME Globex)', country: 'US', currency: 'USD', timezone: 'America/Chicago', region: 'Americas' },
+  { mic: 'XNYM', name: 'New York Mercantile Exchange (CME Globex)', country: 'US', currency: 'USD', timezone: 'America/Chicago', region: 'Americas' },
+  { mic: 'XCBO', name: 'Cboe Options Exchange', country: 'US', currency: 'USD', timezone: 'America/Chicago', region: 'Americas' },
+  { mic: 'XCOI', name: 'Coinbase Exchange', country: 'US', currency: 'USD', timezone: 'UTC', region: 'Crypto' },
+  { mic: 'XBIN', name: 'Binance', country: 'AE', currency: 'USD', timezone: 'UTC', region: 'Crypto' },
+] as const satisfies readonly ExchangeIdentity[]
 
-export const EXCHANGE_IDENTITIES: Record<Mic, ExchangeIdentity> = {
-  XNYS: entry('XNYS', 'New York Stock Exchange', 'US', 'USD', 'America/New_York'),
-  XNAS: entry('XNAS', 'Nasdaq Stock Market', 'US', 'USD', 'America/New_York'),
-  XLON: entry('XLON', 'London Stock Exchange', 'GB', 'GBP', 'Europe/London'),
-  XJPX: entry('XJPX', 'Japan Exchange Group (Tokyo Stock Exchange)', 'JP', 'JPY', 'Asia/Tokyo'),
-  XPAR: entry('XPAR', 'Euronext Paris', 'FR', 'EUR', 'Europe/Paris'),
-  XHKG: entry('XHKG', 'Hong Kong Exchanges and Clearing', 'HK', 'HKD', 'Asia/Hong_Kong'),
-  XSES: entry('XSES', 'Singapore Exchange', 'SG', 'SGD', 'Asia/Singapore'),
-  XASX: entry('XASX', 'Australian Securities Exchange', 'AU', 'AUD', 'Australia/Sydney'),
-  XBOM: entry('XBOM', 'BSE', 'IN', 'INR', 'Asia/Kolkata'),
-  XNSE: entry('XNSE', 'National Stock Exchange of India', 'IN', 'INR', 'Asia/Kolkata'),
-  XSHG: entry('XSHG', 'Shanghai Stock Exchange', 'CN', 'CNY', 'Asia/Shanghai'),
-  XSHE: entry('XSHE', 'Shenzhen Stock Exchange', 'CN', 'CNY', 'Asia/Shanghai'),
-  XKRX: entry('XKRX', 'Korea Exchange', 'KR', 'KRW', 'Asia/Seoul'),
-  XJSE: entry('XJSE', 'Johannesburg Stock Exchange', 'ZA', 'ZAR', 'Africa/Johannesburg'),
-  XBSP: entry('XBSP', 'B3 S.A. Brasil, Bolsa, Balcão', 'BR', 'BRL', 'America/Sao_Paulo'),
-  XSWX: entry('XSWX', 'SIX Swiss Exchange', 'CH', 'CHF', 'Europe/Zurich'),
-  XMIL: entry('XMIL', 'Borsa Italiana (Euronext Milan)', 'IT', 'EUR', 'Europe/Rome'),
-  XIST: entry('XIST', 'Borsa Istanbul', 'TR', 'TRY', 'Europe/Istanbul'),
-  XSAU: entry('XSAU', 'Saudi Exchange (Tadawul)', 'SA', 'SAR', 'Asia/Riyadh'),
-  XDFM: entry('XDFM', 'Dubai Financial Market', 'AE', 'AED', 'Asia/Dubai'),
-  XNZE: entry('XNZE', 'NZX', 'NZ', 'NZD', 'Pacific/Auckland'),
-  XHEL: entry('XHEL', 'Nasdaq Helsinki', 'FI', 'EUR', 'Europe/Helsinki'),
-  XSTO: entry('XSTO', 'Nasdaq Stockholm', 'SE', 'SEK', 'Europe/Stockholm'),
-  XCBT: entry('XCBT', 'Chicago Board of Trade (CME Globex)', 'US', 'USD', 'America/Chicago'),
-  XNYM: entry('XNYM', 'New York Mercantile Exchange (CME Globex)', 'US', 'USD', 'America/Chicago'),
-  XCBO: entry('XCBO', 'Cboe Options Exchange', 'US', 'USD', 'America/Chicago'),
-  XCOI: entry('XCOI', 'Coinbase Exchange', 'US', 'USD', 'UTC'),
-  XBIN: entry('XBIN', 'Binance', 'AE', 'USD', 'UTC'),
-}
+export type Mic = (typeof EXCHANGES)[number]['mic']
+
+export const EXCHANGE_IDENTITIES = Object.fromEntries(EXCHANGES.map((entry) => [entry.mic, entry])) as Record<Mic, ExchangeIdentity>
 
 export const ISO20022_MIC_REGISTRY = 'https://www.iso20022.org/market-identifier-codes'

@@ -1,10 +1,8 @@
-// The 28 supported exchanges (spec 2.2), in the spec's order. XNYS is the default MIC.
-export const SUPPORTED_MICS = [
-  'XNYS', 'XNAS', 'XLON', 'XJPX', 'XPAR', 'XHKG', 'XSES', 'XASX', 'XBOM', 'XNSE', 'XSHG', 'XSHE', 'XKRX', 'XJSE',
-  'XBSP', 'XSWX', 'XMIL', 'XIST', 'XSAU', 'XDFM', 'XNZE', 'XHEL', 'XSTO', 'XCBT', 'XNYM', 'XCBO', 'XCOI', 'XBIN',
-] as const
+// The supported MICs: every venue of the list in exchanges.ts, in its order. XNYS is the default MIC.
+import { EXCHANGES, type Mic } from './exchanges'
 
-export type Mic = (typeof SUPPORTED_MICS)[number]
+export type { Mic }
+export const SUPPORTED_MICS: readonly Mic[] = EXCHANGES.map((entry) => entry.mic)
 export const DEFAULT_MIC: Mic = 'XNYS'
 
 const SUPPORTED = new Set<string>(SUPPORTED_MICS)

@@ -1,4 +1,4 @@
-// Parsing the mics list of /v5/batch: comma-separated, duplicates removed, at most 28.
+// Parsing the mics list of /v5/batch: comma-separated, duplicates removed, at most one per supported venue.
 import { ApiError } from '../http/errors'
 import { SUPPORTED_MICS, type Mic } from '../calendar/mics'
 import { unknownMic, parseMic } from '../calendar/mic-param'

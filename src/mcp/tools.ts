@@ -6,7 +6,7 @@ import { Compile } from 'typebox/compile'
 import type { AppDeps } from '../deps'
 import { ApiError } from '../http/errors'
 import { parseMic } from '../calendar/mic-param'
-import { SUPPORTED_MICS } from '../calendar/mics'
+import { SUPPORTED_MICS, type Mic } from '../calendar/mics'
 import { exchangeDirectory, identityOf, unavailableReason } from '../calendar/directory'
 import { scheduleView } from '../calendar/schedule'
 import { verificationKeys, verifyReceipt } from '../market/verify'
@@ -17,7 +17,7 @@ export interface ToolCaller {
   /** Admits one metered status call (bearer key metering, or the anonymous daily allowance); a key's count can be given back. */
   admitStatusCall(): Promise<{ refund(): Promise<void> } | void>
   /** Issues, signs and audit-logs one live receipt for this caller. */
-  issueLiveReceipt(mic: (typeof SUPPORTED_MICS)[number]): Promise<Record<string, unknown>>
+  issueLiveReceipt(mic: Mic): Promise<Record<string, unknown>>
 }
 
 export interface ToolResult {

@@ -15,7 +15,7 @@ async function setup() {
 }
 
 describe('GET /v5/archive', () => {
-  test('every live receipt of the MIC and day, whoever asked; the 28 archives of a day equal the digest', async () => {
+  test('every live receipt of the MIC and day, whoever asked; the archives of every venue of a day equal the digest', async () => {
     const { harness, key, get } = await setup()
     const [pro, builder] = [await key('pro'), await key('builder')]
     const a = (await get('/v5/status?mic=XNYS', pro)).body

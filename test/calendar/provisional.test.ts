@@ -130,7 +130,7 @@ describe('openbell calendars check', () => {
     const after = run(dir, '2026-09-02T12:00:00Z')
     expect(after.code).toBe(1)
     expect(after.lines).toContainEqual(expect.stringMatching(/^FAIL {2}XNYS {2}coverage ended 2026-08-31/))
-  }, 30_000) // compiles the 28 shipped calendars twice; slow on a loaded machine
+  }, 30_000) // compiles the shipped calendars twice; slow on a loaded machine
 
   test("prints the validator's warnings: a provisional date on a day the template closes", () => {
     const dir = tempDir()

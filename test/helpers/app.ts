@@ -65,7 +65,7 @@ export interface TestAppOptions {
 
 export const REPO_SCHEDULES = resolve(import.meta.dir, '../../schedules')
 
-/** Calendars are compiled once per directory and shared by tests (compiling all 28 takes time). */
+/** Calendars are compiled once per directory and shared by tests (compiling every venue takes time). */
 const registries = new Map<string, CalendarRegistry>()
 export function sharedCalendars(dir = REPO_SCHEDULES): CalendarRegistry {
   let registry = registries.get(dir)

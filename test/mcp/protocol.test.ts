@@ -4,6 +4,7 @@ import { makeTestApp, type TestApp } from '../helpers/app'
 import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH } from '../../src/mcp/routes'
 import { AnonymousAllowance } from '../../src/mcp/allowance'
 import { Signer } from '../../src/crypto/signer'
+import { SUPPORTED_MICS } from '../../src/calendar/mics'
 
 const post = (t: TestApp, body: string, headers: Record<string, string> = {}) =>
   t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
@@ -117,7 +118,7 @@ describe('JSON-RPC framing', () => {
     const old = await rpc(t, call(1, 'list_exchanges'), { 'mcp-protocol-version': '2025-03-26' })
     expect(old.body.result.structuredContent).toBeUndefined()
     const recent = await rpc(t, call(1, 'list_exchanges'), { 'mcp-protocol-version': '2025-06-18' })
-    expect(recent.body.result.structuredContent.exchanges).toHaveLength(28)
+    expect(recent.body.result.structuredContent.exchanges).toHaveLength(SUPPORTED_MICS.length)
     const bad = await rpc(t, call(1, 'list_exchanges'), { 'mcp-protocol-version': '1999-01-01' })
     expect(bad.status).toBe(400)
     expect(bad.body.error.code).toBe(-32600)

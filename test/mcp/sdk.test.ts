@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { verifyWithRegistry, type KeyRegistry } from '../helpers/verify'
+import { SUPPORTED_MICS } from '../../src/calendar/mics'
 
 let t: TestApp
 let base: string
@@ -94,7 +95,7 @@ describe('tool endpoint through the MCP SDK', () => {
 
     const exchanges = textOf(await client.callTool({ name: 'list_exchanges', arguments: {} }))
     expect(exchanges).toEqual(await (await fetch(`${base}/v5/exchanges`)).json())
-    expect(exchanges.exchanges).toHaveLength(28)
+    expect(exchanges.exchanges).toHaveLength(SUPPORTED_MICS.length)
 
     const options = textOf(await client.callTool({ name: 'get_payment_options', arguments: {} }))
     expect(options.x402.prices_usdc['/v5/status']).toBe(t.config.x402.statusPrice)
@@ -108,7 +109,7 @@ describe('tool endpoint through the MCP SDK', () => {
     const unknown = await client.callTool({ name: 'get_market_status', arguments: { mic: 'XXXX' } })
     expect(unknown.isError).toBe(true)
     expect(textOf(unknown)).toMatchObject({ error: 'UNKNOWN_MIC' })
-    expect(textOf(unknown).supported).toHaveLength(28)
+    expect(textOf(unknown).supported).toEqual([...SUPPORTED_MICS])
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/-32602|unknown tool/i)
     // 2025-11-25 (SEP-1303): the model gets the validation message as a tool result and can correct the call.
     const bad = await client.callTool({ name: 'get_market_status', arguments: { mic: 'XNYS', extra: 1 } })

@@ -10,7 +10,7 @@ const RegistryEntry = t.Object({ mic: t.String(), name: t.String(), country: t.S
 export function exchangeRoutes(deps: AppDeps) {
   return new Elysia({ name: 'calendar-exchanges' })
     .get('/v5/exchanges', () => ({ exchanges: exchangeDirectory(deps.calendars.snapshot()).map(({ mic, name, timezone }) => ({ mic, name, timezone })) }), {
-      detail: { tags: ['calendars'], summary: 'Exchange directory', responses: responses({ 200: ['The 28 supported exchanges', t.Object({ exchanges: t.Array(t.Object({ mic: t.String(), name: t.String(), timezone: t.String() })) })] }) },
+      detail: { tags: ['calendars'], summary: 'Exchange directory', responses: responses({ 200: ['Every supported exchange', t.Object({ exchanges: t.Array(t.Object({ mic: t.String(), name: t.String(), timezone: t.String() })) })] }) },
     })
     .get(
       '/mics.json',

@@ -6,7 +6,7 @@ import { responses } from '../../http/openapi'
 import { resolveStatus } from '../resolve'
 import { auditContextOf, signLiveReceipts } from '../issue'
 import { refundingOnFailure, requireKeyOrPayment } from '../access'
-import { parseMicList } from '../batch'
+import { MAX_BATCH, parseMicList } from '../batch'
 import { SignedReceiptSchema } from './schemas'
 import { headOfPaidRoute, isHead } from '../head'
 
@@ -28,7 +28,7 @@ export function batchRoutes(deps: AppDeps) {
       })
     },
     {
-      query: t.Object({ mics: t.Optional(t.String({ description: 'comma-separated MICs (required); duplicates removed; at most 28' })) }),
+      query: t.Object({ mics: t.Optional(t.String({ description: `comma-separated MICs (required); duplicates removed; at most ${MAX_BATCH}` })) }),
       detail: {
         tags: ['market'],
         summary: 'Batch of signed receipts (API key or x402 payment)',
