@@ -1,8 +1,13 @@
 // Response and request rules that hold for every route: `X-Content-Type-Options: nosniff` on
-// every answer, and a query parameter given twice is refused (400) rather than silently taking
-// one of the values, since which one wins differs between proxies, caches and frameworks.
+// every answer; a missing or malformed Host is refused before routing (http/host.ts); a query
+// parameter given twice is refused (400) rather than silently taking one of the values, since
+// which one wins differs between proxies, caches and frameworks.
 import { Elysia } from 'elysia'
 import { ApiError } from './errors'
+import { hostProblem } from './host'
+
+/** A surface with its own error shape (the witness) can restate a refusal made here. */
+export type RefusalShape = (url: string, error: ApiError) => ApiError
 
 export const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const
 
@@ -20,11 +25,20 @@ export function repeatedQueryParameter(url: string): string | null {
   return null
 }
 
-export function hardeningPlugin() {
+export function hardeningPlugin(options: { shape?: RefusalShape } = {}) {
+  const shape: RefusalShape = options.shape ?? ((_url, error) => error)
+  // Nearly every request of a server carries the same Host: the last good one is not re-checked.
+  let goodHost: string | null = null
   return new Elysia({ name: 'openbell-hardening' })
     .onRequest(({ request, set }) => {
       set.headers['x-content-type-options'] = NOSNIFF['x-content-type-options']
       const url = request.url
+      const host = request.headers.get('host')
+      if (host === null || host !== goodHost || url.charCodeAt(0) === 47) {
+        const problem = hostProblem(host, url)
+        if (problem !== null) throw shape(url, new ApiError(400, 'INVALID_HOST', `${problem}; send the service's host name, e.g. Host: example.com or Host: [2001:db8::1]:8080`))
+        if (host !== null) goodHost = host
+      }
       if (url.indexOf('?') < 0) return
       // The witness routes answer this themselves with the witness error shape (witness.md 4.3).
       if (url.startsWith('/v1/witness/', url.indexOf('/', url.indexOf('//') + 2))) return

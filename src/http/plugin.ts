@@ -6,6 +6,7 @@ import type { Clock } from '../clock'
 import { ApiError, jsonResponse } from './errors'
 import { classOfKey } from '../accounts/plans'
 import { isAdminKey } from './auth'
+import { relativePath } from './host'
 
 interface RouteInfo {
   method: string
@@ -76,7 +77,8 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
       const start = started.get(request)
       const status = responseValue instanceof Response ? responseValue.status : set.status
       const key = request.headers.get('x-oracle-key')
-      const fields: Record<string, unknown> = { method: request.method, path, status, ms: start === undefined ? null : Math.round((performance.now() - start) * 100) / 100 }
+      // A request refused for its Host arrived with a relative URL: log the path it asked for.
+      const fields: Record<string, unknown> = { method: request.method, path: relativePath(request.url) ?? path, status, ms: start === undefined ? null : Math.round((performance.now() - start) * 100) / 100 }
       // Only the key's class is logged, never any of its secret part.
       if (key) fields.key_class = classOfKey(key) ?? (isAdminKey(deps.adminKey ?? null, key) ? 'admin' : 'unrecognised')
       deps.log.info('request', fields)
