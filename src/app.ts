@@ -40,7 +40,7 @@ export function buildApp(deps: AppDeps) {
   const app = new Elysia({ name: 'openbell', handler: { standardHostname: false } })
     .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
     .use(corsPlugin())
-    .use(hardeningPlugin({ shape: witnessRefusalShape(deps) }))
+    .use(hardeningPlugin({ routes: () => routes(), shape: witnessRefusalShape(deps) }))
     .use(keyRoutes(deps))
     .use(healthRoutes(deps))
     .use(exchangeRoutes(deps))
