@@ -37,3 +37,7 @@ export const badRequest = (code: string, message: string, extra?: ErrorExtra) =>
 /** Fail-closed answer when nothing can be signed (spec 3 rule 2): unsigned, status UNKNOWN. */
 export const criticalFailure = (message = 'signing system offline; treat the market as CLOSED') =>
   new ApiError(500, 'CRITICAL_FAILURE', message, { status: 'UNKNOWN' })
+
+/** The disk holding the database is full (store/full.ts recognises it): nothing was saved. */
+export const storageFull = (message = "the server's storage is full; nothing was saved. Retry later") =>
+  new ApiError(503, 'STORAGE_FULL', message, {}, { 'retry-after': '60' })

@@ -3,7 +3,8 @@
 import { Elysia } from 'elysia'
 import type { Logger } from '../log'
 import type { Clock } from '../clock'
-import { ApiError, jsonResponse } from './errors'
+import { ApiError, jsonResponse, storageFull } from './errors'
+import { isStorageFull } from '../store/full'
 import { classOfKey } from '../accounts/plans'
 import { isAdminKey } from './auth'
 import { relativePath } from './host'
@@ -66,6 +67,13 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
         deps.log.warn('request aborted by the client or the idle timeout', { path })
         set.status = 408
         return jsonResponse({ error: 'REQUEST_TIMEOUT', message: 'the connection closed before the request was read' }, 408)
+      }
+      // A full disk on any write surface: 503 STORAGE_FULL with Retry-After, not a 500.
+      if (isStorageFull(error)) {
+        deps.log.error('storage full: request refused, nothing saved', { path })
+        const refusal = storageFull()
+        set.status = refusal.status
+        return refusal.toResponse()
       }
       const { status, body } = errorStatus(code, error)
       if (status >= 500) deps.log.error('unhandled error', { path, error: error instanceof Error ? error.message : String(error) })

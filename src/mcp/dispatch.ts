@@ -1,7 +1,8 @@
 // Answering JSON-RPC messages: initialize, ping, tools/list, tools/call; batches; notifications.
 // Stateless: nothing is remembered between HTTP requests (no Mcp-Session-Id is issued).
 import type { AppDeps } from '../deps'
-import { ApiError } from '../http/errors'
+import { ApiError, storageFull } from '../http/errors'
+import { isStorageFull } from '../store/full'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import {
@@ -33,7 +34,8 @@ export interface DispatchContext {
   serverVersion: string
 }
 
-export type DispatchOutcome = { status: 202 } | { status: 200; body: JsonRpcResponse | JsonRpcResponse[] }
+/** 503 (with Retry-After) when the one message of a body failed for a full disk; a batch stays 200 with that element's error. */
+export type DispatchOutcome = { status: 202 } | { status: 200 | 503; body: JsonRpcResponse | JsonRpcResponse[]; headers?: Record<string, string> }
 
 /** Answers one POST body that already parsed as JSON. */
 export async function dispatchBody(body: unknown, context: DispatchContext): Promise<DispatchOutcome> {
@@ -48,8 +50,12 @@ export async function dispatchBody(body: unknown, context: DispatchContext): Pro
     return answers.length ? { status: 200, body: answers } : { status: 202 }
   }
   const answer = await dispatchOne(body, context)
-  return answer ? { status: 200, body: answer } : { status: 202 }
+  if (!answer) return { status: 202 }
+  if ('error' in answer && isStorageFullAnswer(answer)) return { status: 503, body: answer, headers: storageFull().headers }
+  return { status: 200, body: answer }
 }
+
+const isStorageFullAnswer = (answer: JsonRpcResponse) => 'error' in answer && (answer.error.data as { error?: unknown } | undefined)?.error === 'STORAGE_FULL'
 
 async function dispatchOne(element: unknown, context: DispatchContext): Promise<JsonRpcResponse | null> {
   const message = classify(element)
@@ -63,6 +69,12 @@ async function dispatchOne(element: unknown, context: DispatchContext): Promise<
       try {
         return await answerRequest(message.message, context)
       } catch (error) {
+        if (isStorageFull(error)) {
+          // The spec's error object rides in `data`, as on every other surface (503 STORAGE_FULL).
+          context.deps.log.error('tool endpoint: storage full', { method: message.message.method })
+          const refusal = storageFull()
+          return errorResponse(message.message.id, JSONRPC_ERRORS.INTERNAL_ERROR, refusal.message, refusal.body())
+        }
         context.deps.log.error('tool endpoint: internal error', { method: message.message.method, error: (error as Error).message })
         return errorResponse(message.message.id, JSONRPC_ERRORS.INTERNAL_ERROR, 'internal error')
       }

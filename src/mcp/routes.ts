@@ -2,7 +2,8 @@
 // GET and every other method answer 405 with Allow: POST (spec 4.5); OPTIONS is the CORS preflight.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../deps'
-import { jsonResponse } from '../http/errors'
+import { jsonResponse, storageFull } from '../http/errors'
+import { isStorageFull } from '../store/full'
 import { BodyError, readBody } from '../http/body'
 import { responses } from '../http/openapi'
 import { clientAddress } from '../http/client-address'
@@ -16,8 +17,19 @@ import { utcDay } from './usage'
 export const MCP_MAX_BODY_BYTES = 256 * 1024
 export const MCP_MAX_DEPTH = 32
 
-const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
-  jsonResponse(errorResponse(null, code, message), status, headers)
+const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown) =>
+  jsonResponse(errorResponse(null, code, message, data), status, headers)
+
+/** A failure before any message could be answered, as JSON-RPC: a full disk is 503 with the error object, anything else 500. */
+function requestFailure(deps: AppDeps, error: unknown): Response {
+  if (isStorageFull(error)) {
+    deps.log.error('tool endpoint: storage full', {})
+    const refusal = storageFull()
+    return rpcError(refusal.status, JSONRPC_ERRORS.INTERNAL_ERROR, refusal.message, refusal.headers, refusal.body())
+  }
+  deps.log.error('tool endpoint: internal error', { error: (error as Error).message })
+  return rpcError(500, JSONRPC_ERRORS.INTERNAL_ERROR, 'internal error')
+}
 
 const methodNotAllowed = () =>
   jsonResponse({ error: 'METHOD_NOT_ALLOWED', message: 'the tool endpoint takes JSON-RPC messages by POST only' }, 405, { allow: 'POST, OPTIONS' })
@@ -56,7 +68,7 @@ export function mcpRoutes(deps: AppDeps) {
           if (error.failure === 'timeout') deps.log.warn('request body timed out', { path: '/mcp', timeout_ms: deps.config.bodyTimeoutMs })
           return error.failure === 'too_large'
             ? rpcError(413, JSONRPC_ERRORS.INVALID_REQUEST, `request body is limited to ${MCP_MAX_BODY_BYTES} bytes`)
-            : rpcError(408, JSONRPC_ERRORS.INVALID_REQUEST, 'the request body did not arrive in time')
+            : rpcError(408, JSONRPC_ERRORS.INVALID_REQUEST, 'the request body did not arrive in time', { connection: 'close' })
         }
         let body: unknown
         try {
@@ -66,20 +78,24 @@ export function mcpRoutes(deps: AppDeps) {
         }
         if (nestingExceeds(body, MCP_MAX_DEPTH)) return rpcError(400, JSONRPC_ERRORS.INVALID_REQUEST, `input nested deeper than ${MCP_MAX_DEPTH} levels`)
 
-        const now = deps.clock.now()
-        const address = clientAddress(request, deps.config.clientIpHeader, server)
-        const access = await mcpCaller(deps, request, address, now)
-        if (access.kind === 'rejected') return access.response
-        deps.mcpUsage.record(utcDay(now), access.clientHash, messageCount(body))
+        try {
+          const now = deps.clock.now()
+          const address = clientAddress(request, deps.config.clientIpHeader, server)
+          const access = await mcpCaller(deps, request, address, now)
+          if (access.kind === 'rejected') return access.response
+          deps.mcpUsage.record(utcDay(now), access.clientHash, messageCount(body))
 
-        const outcome = await dispatchBody(body, {
-          deps,
-          caller: access.caller,
-          version: version !== null && isSupportedVersion(version) ? version : null,
-          serverVersion: API_VERSION,
-        })
-        if (outcome.status === 202) return new Response(null, { status: 202 })
-        return jsonResponse(outcome.body satisfies JsonRpcResponse | JsonRpcResponse[])
+          const outcome = await dispatchBody(body, {
+            deps,
+            caller: access.caller,
+            version: version !== null && isSupportedVersion(version) ? version : null,
+            serverVersion: API_VERSION,
+          })
+          if (outcome.status === 202) return new Response(null, { status: 202 })
+          return jsonResponse(outcome.body satisfies JsonRpcResponse | JsonRpcResponse[], outcome.status, outcome.headers)
+        } catch (error) {
+          return requestFailure(deps, error)
+        }
       },
       {
         parse: 'none',
@@ -93,8 +109,11 @@ export function mcpRoutes(deps: AppDeps) {
               200: ['JSON-RPC response (or array of responses for a batch)', t.Union([JsonRpcAnswer, t.Array(JsonRpcAnswer)])],
               400: ['JSON-RPC parse error or invalid request (id null); or an Authorization header that is not Bearer (RFC 6750 invalid_request)', t.Union([JsonRpcFailure, BearerFailure])],
               401: ['Invalid or expired bearer token (RFC 6750 invalid_token; WWW-Authenticate names the protected-resource metadata)', BearerFailure],
+              408: ['The body did not arrive within BODY_TIMEOUT_MS (Connection: close)', JsonRpcFailure],
               413: ['Body over the size limit', JsonRpcFailure],
               415: ['Content-Type is not application/json', JsonRpcFailure],
+              500: ['Unexpected failure before any message was answered (-32603)', JsonRpcFailure],
+              503: ['Storage full: -32603 with data {error: STORAGE_FULL, message} (Retry-After)', JsonRpcFailure],
             }),
             202: { description: 'Accepted: the body held only notifications or responses' },
           },
