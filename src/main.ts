@@ -56,6 +56,17 @@ function openStore(config: Config, log: Logger) {
   }
 }
 
+/** Longest a clean stop may take before the process exits 1 saying so (systemd waits 30 s: docs/operations.md). */
+const SHUTDOWN_DEADLINE_MS = 25_000
+
+/** Exits once what was written to stdout (the log) has been handed to the pipe or file. */
+async function exitFlushed(code: number): Promise<never> {
+  await new Promise<void>((resolve) => {
+    if (!process.stdout.write('', () => resolve())) process.stdout.once('drain', () => resolve())
+  })
+  process.exit(code)
+}
+
 function overrideService(db: Database, log: Logger): OverrideService {
   return new OverrideService(sqliteOverrideStore(db), systemClock, log)
 }
@@ -107,24 +118,39 @@ async function serve(): Promise<void> {
     if (stopping) return
     stopping = true
     log.info('shutting down', { signal })
-    // Streams never finish by themselves: end them, then stop accepting; in-flight requests
-    // finish before stop() resolves.
-    deps.delivery.streams.closeAll()
-    await app.stop()
-    await stopDispatcher()
-    stopCalendarJobs()
-    stopHaltMonitor()
-    await stopAudit()
-    stopSealer()
-    stopRetention()
-    await stopMcpUsage()
-    await stopMcpAllowance()
-    await stopMeter()
-    await stopAccountJobs()
-    await stopCheckpoints()
-    db.close()
+    // This timer keeps the event loop alive until every step has run: once the server has
+    // stopped, what is left (the checkpoint worker, write-behind timers) is unref'd or cleared,
+    // and Bun would exit in the middle of the steps (the final line was missing in 7 of 10
+    // stops). It also bounds a stop that hangs, inside systemd's TimeoutStopSec.
+    const deadline = setTimeout(() => {
+      log.error('shutdown did not finish in time; exiting', { deadline_ms: SHUTDOWN_DEADLINE_MS })
+      void exitFlushed(1)
+    }, SHUTDOWN_DEADLINE_MS)
+    try {
+      // Streams never finish by themselves: end them, then stop accepting; in-flight requests
+      // finish before stop() resolves.
+      deps.delivery.streams.closeAll()
+      await app.stop()
+      await stopDispatcher()
+      stopCalendarJobs()
+      stopHaltMonitor()
+      await stopAudit()
+      stopSealer()
+      stopRetention()
+      await stopMcpUsage()
+      await stopMcpAllowance()
+      await stopMeter()
+      await stopAccountJobs()
+      await stopCheckpoints()
+      db.close()
+    } catch (error) {
+      clearTimeout(deadline)
+      log.error('shutdown step failed', { error: (error as Error).message })
+      return exitFlushed(1)
+    }
+    clearTimeout(deadline)
     log.info('stopped')
-    process.exit(0)
+    await exitFlushed(0)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
