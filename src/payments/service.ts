@@ -77,8 +77,11 @@ async function payWithAuthorization(deps: PaymentDeps, proof: PaymentProof & { k
     await deps.payments.settle(reference, settlement.transaction, new Date(deps.clock.now()).toISOString())
     return { reference, payer: settlement.payer ?? authorization.from, responseHeader: settlementHeader(settlement.transaction, settlement.network, settlement.payer ?? authorization.from) }
   } catch (error) {
-    // The nonce stays spent here: the client signs a fresh authorization for a new attempt.
-    await deps.payments.fail(reference)
+    // Refused: the nonce stays spent here and the client signs a fresh authorization. The
+    // facilitator unreachable: nothing was taken, so the authorization stays usable (if a
+    // settlement did land, the chain refuses the nonce a second time).
+    if (error instanceof PaymentRefused) await deps.payments.fail(reference)
+    else await deps.payments.release(reference)
     throw error
   }
 }

@@ -213,14 +213,27 @@ describe('x402 with the official client and facilitator', () => {
     })
   }
 
-  test('facilitator down → 503 FACILITATOR_UNAVAILABLE and no receipt', async () => {
-    facilitator.down = true
-    try {
-      const response = await status({ 'payment-signature': await signedHeader() })
-      expect(response.status).toBe(503)
-      expect(((await response.json()) as { error: string }).error).toBe('FACILITATOR_UNAVAILABLE')
-    } finally {
-      facilitator.down = false
+  test('facilitator unreachable (at /verify or at /settle) → 503 and the payment stays unspent: sent again once it is back, it pays once', async () => {
+    const proofs = () => (t.db.query('SELECT count(*) AS n FROM payment_proofs').get() as { n: number }).n
+    for (const outage of ['down', 'settleDown'] as const) {
+      const seen: string[] = []
+      const [before, rows] = [await balance(payTo), proofs()]
+      facilitator[outage] = true
+      try {
+        // The official client pays after the 402; the facilitator cannot be reached.
+        const response = await payingFetch(2, seen)(`${base}/v5/status?mic=XNYS`)
+        expect([outage, response.status, ((await response.json()) as { error: string }).error]).toEqual([outage, 503, 'FACILITATOR_UNAVAILABLE'])
+      } finally {
+        facilitator[outage] = false
+      }
+      expect([await balance(payTo), proofs()]).toEqual([before, rows])
+      // The same signed payment, once the facilitator is back: served and charged once.
+      const again = await status({ 'payment-signature': seen.at(-1)! })
+      expect(again.status).toBe(200)
+      expect(verifyWithRegistry(registry, (await again.json()) as Record<string, unknown>)).toBe(true)
+      expect(await balance(payTo)).toBe(before + 1000n)
+      const replay = await status({ 'payment-signature': seen.at(-1)! })
+      expect([replay.status, ((await replay.json()) as { error: string }).error]).toEqual([402, 'PAYMENT_REPLAYED'])
     }
   })
 })
