@@ -1,8 +1,9 @@
 // Dated facts for the Euronext cash books (XAMS, XBRU, XLIS, XDUB, XPAR, XMIL), London, SIX and
 // Nasdaq Stockholm/Helsinki through 2028 (issue 25), from the notices and rules named in each
-// file's sources and in docs/calendars/euronext-2028.md; plus a walk over 2027-2028 for these venues.
+// file's sources and in docs/calendars/euronext-2028.md; their trading phases (issue 20); and a
+// walk over 2027-2028 for these venues.
 import { describe, expect, test } from 'bun:test'
-import { statusAt } from '../../src/calendar/engine'
+import { phaseAt, statusAt } from '../../src/calendar/engine'
 import { dateOfDayNumber, dayNumber, localToUtc, parseLocalTime } from '../../src/calendar/zone'
 import { sharedCalendars } from '../helpers/app'
 
@@ -132,6 +133,57 @@ describe('2025-2028 facts: Euronext books, London, SIX, Nasdaq Nordic', () => {
   for (const [mic, instant, expected, why] of UTC_FACTS) {
     test(`${mic} ${instant} is ${expected}: ${why}`, () => {
       expect(statusAt(calendarOf(mic), Date.parse(instant)).status).toBe(expected)
+    })
+  }
+})
+
+type Phase = 'pre_open_auction' | 'continuous' | 'closing_auction' | 'post_close' | 'closed'
+// [mic, local date, local time, status, phase, why]: the phases never change the status.
+const PHASE_FACTS: [string, string, string, Expected, Phase, string][] = [
+  ['XLON', '2026-12-01', '16:32', 'CLOSED', 'closing_auction', 'SETS closing auction 16:30-16:35 on a regular day'],
+  ['XLON', '2027-07-14', '16:32', 'CLOSED', 'closing_auction', 'the same in summer time'],
+  ['XLON', '2026-12-01', '07:55', 'CLOSED', 'pre_open_auction', 'opening auction 07:50-08:00'],
+  ['XLON', '2026-12-01', '16:37', 'CLOSED', 'post_close', 'closing price crossing 16:35-16:40'],
+  ['XLON', '2026-12-01', '16:41', 'CLOSED', 'closed', 'after the closing price crossing'],
+  ['XLON', '2026-12-01', '12:01', 'OPEN', 'continuous', 'the 12:00 intraday auction is not modelled'],
+  ['XLON', '2026-12-24', '12:32', 'CLOSED', 'closing_auction', 'half day: the closing auction follows the 12:30 close'],
+  ['XPAR', '2026-12-01', '08:00', 'CLOSED', 'pre_open_auction', 'pre-opening from 07:30'],
+  ['XPAR', '2026-12-01', '17:32', 'CLOSED', 'closing_auction', 'closing auction 17:30-17:35'],
+  ['XPAR', '2026-12-01', '17:37', 'CLOSED', 'post_close', 'trading at last 17:35-17:40'],
+  ['XPAR', '2026-12-24', '13:57', 'CLOSED', 'closing_auction', 'half day: closing call 13:55-14:00'],
+  ['XPAR', '2026-12-24', '14:02', 'CLOSED', 'post_close', 'half day: trading at last 14:00-14:05'],
+  ['XPAR', '2026-12-24', '14:06', 'CLOSED', 'closed', 'half day: all instruments closed by 14:05'],
+  ['XAMS', '2026-12-01', '07:45', 'CLOSED', 'pre_open_auction', 'pre-opening from 07:30'],
+  ['XAMS', '2026-12-01', '17:33', 'CLOSED', 'closing_auction', 'closing auction 17:30-17:35'],
+  ['XBRU', '2026-12-01', '12:00', 'OPEN', 'continuous', 'continuous trading'],
+  ['XBRU', '2026-12-01', '17:38', 'CLOSED', 'post_close', 'trading at last 17:35-17:40'],
+  ['XLIS', '2026-12-01', '07:00', 'CLOSED', 'pre_open_auction', 'pre-opening from 06:30 Lisbon time'],
+  ['XLIS', '2026-12-01', '16:32', 'CLOSED', 'closing_auction', 'closing auction 16:30-16:35 Lisbon time'],
+  ['XLIS', '2026-12-24', '12:57', 'CLOSED', 'closing_auction', 'half day: closing call 12:55-13:00 Lisbon time'],
+  ['XDUB', '2026-12-01', '16:29', 'CLOSED', 'closing_auction', 'closing auction 16:28-16:30'],
+  ['XDUB', '2026-12-01', '16:35', 'CLOSED', 'post_close', 'trading at last 16:30-16:40'],
+  ['XDUB', '2026-12-24', '07:00', 'CLOSED', 'pre_open_auction', 'half day: pre-opening as usual'],
+  ['XDUB', '2026-12-24', '12:29', 'CLOSED', 'closed', 'half day: closing phases not read, so none entered'],
+  ['XMIL', '2026-12-01', '08:00', 'CLOSED', 'pre_open_auction', 'pre-opening from 07:30 (Optiq)'],
+  ['XMIL', '2026-12-01', '17:38', 'CLOSED', 'post_close', 'trading at the closing price 17:35-17:40'],
+  ['XMIL', '2026-12-24', '10:00', 'CLOSED', 'closed', 'Christmas Eve closure: no phases'],
+  ['XSWX', '2026-12-01', '08:00', 'CLOSED', 'pre_open_auction', 'pre-opening from 06:00'],
+  ['XSWX', '2026-12-01', '17:25', 'CLOSED', 'closing_auction', 'closing auction 17:20-17:30'],
+  ['XSWX', '2026-12-01', '17:35', 'CLOSED', 'post_close', 'Trading-At-Last to 17:40'],
+  ['XSTO', '2026-12-01', '08:30', 'CLOSED', 'pre_open_auction', 'pre-open 08:00-09:00'],
+  ['XSTO', '2026-12-01', '17:27', 'CLOSED', 'closing_auction', 'closing call 17:25-17:30'],
+  ['XSTO', '2028-11-03', '12:57', 'CLOSED', 'closing_auction', "All Saints' Eve: closing call 12:55-13:00"],
+  ['XSTO', '2026-12-01', '17:45', 'CLOSED', 'closed', 'post-trading is not an order-book phase'],
+  ['XHEL', '2026-12-01', '09:30', 'CLOSED', 'pre_open_auction', 'pre-open 09:00-10:00'],
+  ['XHEL', '2026-12-01', '18:27', 'CLOSED', 'closing_auction', 'closing call 18:25-18:30'],
+]
+
+describe('trading phases (issue 20) at known instants', () => {
+  for (const [mic, date, time, status, phase, why] of PHASE_FACTS) {
+    test(`${mic} ${date} ${time} local: ${status}, ${phase} (${why})`, () => {
+      const instant = localToUtc(calendarOf(mic).timezone, dayNumber(date), parseLocalTime(time))
+      expect(statusAt(calendarOf(mic), instant).status).toBe(status)
+      expect(phaseAt(calendarOf(mic), instant)).toBe(phase)
     })
   }
 })
