@@ -4,17 +4,10 @@
 // walk over 2027-2028 for these venues.
 import { describe, expect, test } from 'bun:test'
 import { phaseAt, statusAt } from '../../src/calendar/engine'
-import { dateOfDayNumber, dayNumber, localToUtc, parseLocalTime } from '../../src/calendar/zone'
-import { sharedCalendars } from '../helpers/app'
+import { dateOfDayNumber, dayNumber } from '../../src/calendar/zone'
+import { localInstant, repoCalendar as calendarOf } from '../helpers/venue-time'
 
-const calendars = sharedCalendars()
-const calendarOf = (mic: string) => {
-  const calendar = calendars.calendar(mic)
-  if (!calendar) throw new Error(`${mic} did not load`)
-  return calendar
-}
-const localStatus = (mic: string, date: string, time: string) =>
-  statusAt(calendarOf(mic), localToUtc(calendarOf(mic).timezone, dayNumber(date), parseLocalTime(time)))
+const localStatus = (mic: string, date: string, time: string) => statusAt(calendarOf(mic), localInstant(mic, date, time))
 
 type Expected = 'OPEN' | 'CLOSED'
 // [mic, local date, local time, expected, why]
@@ -181,7 +174,7 @@ const PHASE_FACTS: [string, string, string, Expected, Phase, string][] = [
 describe('trading phases (issue 20) at known instants', () => {
   for (const [mic, date, time, status, phase, why] of PHASE_FACTS) {
     test(`${mic} ${date} ${time} local: ${status}, ${phase} (${why})`, () => {
-      const instant = localToUtc(calendarOf(mic).timezone, dayNumber(date), parseLocalTime(time))
+      const instant = localInstant(mic, date, time)
       expect(statusAt(calendarOf(mic), instant).status).toBe(status)
       expect(phaseAt(calendarOf(mic), instant)).toBe(phase)
     })
