@@ -86,6 +86,7 @@ export const CONFIG_VARIABLES = {
   STREAM_INTERVAL_SECONDS: { kind: 'integer', default: '30', doc: 'seconds between signed receipts on /v5/stream (one signature per MIC per tick, shared by every stream of that MIC)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
   WEBHOOK_DISPATCH_INTERVAL_SECONDS: { kind: 'integer', default: '60', doc: 'webhook dispatch cycle in seconds; also the unit of the retry schedule (1, 5, 30, 150, 600 intervals)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: { kind: 'string', default: 'false', doc: '`true` lets webhooks target loopback, private, link-local and metadata addresses (delivery inside the operator network, tests). Default: refused at subscribe and at every delivery', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
+  DURABILITY: { kind: 'string', default: 'process', doc: '`process`: a committed write survives a crash of the process (SQLite synchronous=NORMAL); `power`: it also survives a power loss or kernel crash (synchronous=FULL, an fsync per commit; its cost is in docs/performance.md)', schema: Type.Union([Type.Literal('process'), Type.Literal('power')]) },
   BODY_TIMEOUT_MS: { kind: 'integer', default: '10000', doc: 'milliseconds a request body may take to arrive; a slower upload gets 408', schema: Type.Integer({ minimum: 100, maximum: 600000 }) },
 } satisfies Record<string, VariableSpec>
 
@@ -119,6 +120,7 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   receiptRetentionDays: number
   reusePort: boolean
+  durability: 'process' | 'power'
   bodyTimeoutMs: number
   delivery: { streamIntervalSeconds: number; dispatchIntervalSeconds: number; allowPrivateTargets: boolean }
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
@@ -220,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: get<Config['logLevel']>('LOG_LEVEL'),
     receiptRetentionDays: get<number>('RECEIPT_RETENTION_DAYS'),
     reusePort: get<string>('REUSE_PORT') === 'true',
+    durability: get<Config['durability']>('DURABILITY'),
     bodyTimeoutMs: get<number>('BODY_TIMEOUT_MS'),
     delivery: { streamIntervalSeconds: get<number>('STREAM_INTERVAL_SECONDS'), dispatchIntervalSeconds: get<number>('WEBHOOK_DISPATCH_INTERVAL_SECONDS'), allowPrivateTargets: get<string>('WEBHOOK_ALLOW_PRIVATE_TARGETS') === 'true' },
     haltFeed: {

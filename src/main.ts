@@ -3,7 +3,7 @@
 import { loadConfig, ConfigError, type Config } from './config'
 import { createLogger, type Logger } from './log'
 import { systemClock } from './clock'
-import { openDatabase } from './store/database'
+import { openDatabase, synchronousMode } from './store/database'
 import { startCheckpoints } from './store/checkpoints'
 import { applyMigrations, MigrationError } from './store/migrate'
 import { MIGRATIONS } from './store/migrations'
@@ -46,7 +46,7 @@ function configOrExit(): Config {
 
 function openStore(config: Config, log: Logger) {
   try {
-    const db = openDatabase(config.databasePath)
+    const db = openDatabase(config.databasePath, config.durability)
     const applied = applyMigrations(db, MIGRATIONS)
     if (applied.length) log.info('database migrated', { path: config.databasePath, applied })
     return db
@@ -110,7 +110,7 @@ async function serve(): Promise<void> {
     console.error(`cannot start: ${error.message}`)
     process.exit(2)
   }
-  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, base_url: config.publicBaseUrl, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir, data_dir: config.dataDir, reuse_port: config.reusePort })
+  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, base_url: config.publicBaseUrl, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir, data_dir: config.dataDir, reuse_port: config.reusePort, durability: config.durability, synchronous: synchronousMode(db) })
   log.info('client address source', config.clientIpHeader ? { source: 'header', header: config.clientIpHeader, note: 'only correct behind a proxy that sets this header and hides the origin' } : { source: 'tcp_peer', note: 'behind a proxy set CLIENT_IP_HEADER to its client-address header' })
 
   let stopping = false
