@@ -8,8 +8,11 @@ import { BodyError, readBody } from '../http/body'
 import { responses } from '../http/openapi'
 import { clientAddress } from '../http/client-address'
 import { API_VERSION } from '../version'
-import { JSONRPC_ERRORS, errorResponse, isSupportedVersion, nestingExceeds, type JsonRpcResponse } from './protocol'
-import { dispatchBody } from './dispatch'
+import { JSONRPC_ERRORS, errorResponse, isSupportedVersion, nestingExceeds } from './protocol'
+import { RateLimiter, rateLimitHeaders, type RateDecision } from '../http/rate-limit'
+import { MCP_MAX_BATCH } from './limits'
+import { answerResponse } from './send'
+import { batchTooLong, dispatchBody } from './dispatch'
 import { mcpCaller } from './access'
 import { utcDay } from './usage'
 
@@ -49,15 +52,32 @@ const notAllowedDoc = (why: string) => ({
 const messageCount = (body: unknown) => (Array.isArray(body) ? body.length : 1)
 
 export function mcpRoutes(deps: AppDeps) {
+  const anonymousRate = new RateLimiter(deps.config.mcp.anonymousRatePerMinute)
+  const rateLimited = (decision: RateDecision) => {
+    const error = { error: 'RATE_LIMITED', message: `anonymous callers may send ${decision.limit} messages a minute from one address (a batch counts each element); retry in ${decision.retryAfterSeconds} s, or use a bearer token from /oauth/token`, retry_after_seconds: decision.retryAfterSeconds }
+    return rpcError(429, JSONRPC_ERRORS.LIMIT_REACHED, error.message, rateLimitHeaders(decision), error)
+  }
   return new Elysia({ name: 'mcp' })
     .post(
       '/mcp',
       async ({ request, server }) => {
+        // A connection that stops reading its answers (or sending its body) is closed after
+        // BODY_TIMEOUT_MS without progress, not the 30 s Elysia gives every connection.
+        server?.timeout(request, Math.ceil(deps.config.bodyTimeoutMs / 1000))
         const type = request.headers.get('content-type') ?? ''
         if (!/^application\/json\b/i.test(type)) return rpcError(415, JSONRPC_ERRORS.INVALID_REQUEST, 'Content-Type must be application/json')
         const version = request.headers.get('mcp-protocol-version')
         if (version !== null && !isSupportedVersion(version)) {
           return rpcError(400, JSONRPC_ERRORS.INVALID_REQUEST, `unsupported MCP-Protocol-Version ${JSON.stringify(version.slice(0, 32))}`)
+        }
+        const now = deps.clock.now()
+        const address = clientAddress(request, deps.config.clientIpHeader, server)
+        // Anonymous callers are counted per address before the body is read (one per request),
+        // and each further element of a batch once it is parsed; a bearer call is its key's.
+        const anonymous = !request.headers.has('authorization')
+        if (anonymous) {
+          const decision = anonymousRate.hit(address, now)
+          if (!decision.allowed) return rateLimited(decision)
         }
         // Content-Length first, then counted while reading; a stalled body gets 408 (http/body.ts).
         let text: string
@@ -77,12 +97,17 @@ export function mcpRoutes(deps: AppDeps) {
           return rpcError(400, JSONRPC_ERRORS.PARSE_ERROR, 'parse error: the body is not JSON')
         }
         if (nestingExceeds(body, MCP_MAX_DEPTH)) return rpcError(400, JSONRPC_ERRORS.INVALID_REQUEST, `input nested deeper than ${MCP_MAX_DEPTH} levels`)
+        const tooLong = batchTooLong(body)
+        if (tooLong) return rpcError(400, JSONRPC_ERRORS.INVALID_REQUEST, tooLong)
+        if (anonymous && Array.isArray(body) && body.length > 1) {
+          const decision = anonymousRate.hit(address, now, body.length - 1)
+          if (!decision.allowed) return rateLimited(decision)
+        }
 
         try {
-          const now = deps.clock.now()
-          const address = clientAddress(request, deps.config.clientIpHeader, server)
           const access = await mcpCaller(deps, request, address, now)
           if (access.kind === 'rejected') return access.response
+          // Counted once admitted: refused requests are not usage (a batch is one client, N requests).
           deps.mcpUsage.record(utcDay(now), access.clientHash, messageCount(body))
 
           const outcome = await dispatchBody(body, {
@@ -92,7 +117,9 @@ export function mcpRoutes(deps: AppDeps) {
             serverVersion: API_VERSION,
           })
           if (outcome.status === 202) return new Response(null, { status: 202 })
-          return jsonResponse(outcome.body satisfies JsonRpcResponse | JsonRpcResponse[], outcome.status, outcome.headers)
+          return answerResponse(outcome.text, { status: outcome.status, headers: outcome.headers ?? {} }, deps.config.bodyTimeoutMs, (taken, total) =>
+            deps.log.warn('tool endpoint: the client did not read its answer in time; connection closed', { taken_bytes: taken, answer_bytes: total, timeout_ms: deps.config.bodyTimeoutMs }),
+          )
         } catch (error) {
           return requestFailure(deps, error)
         }
@@ -107,11 +134,12 @@ export function mcpRoutes(deps: AppDeps) {
           responses: {
             ...responses({
               200: ['JSON-RPC response (or array of responses for a batch)', t.Union([JsonRpcAnswer, t.Array(JsonRpcAnswer)])],
-              400: ['JSON-RPC parse error or invalid request (id null); or an Authorization header that is not Bearer (RFC 6750 invalid_request)', t.Union([JsonRpcFailure, BearerFailure])],
+              400: [`JSON-RPC parse error or invalid request (id null), a batch of more than ${MCP_MAX_BATCH} messages among them; or an Authorization header that is not Bearer (RFC 6750 invalid_request)`, t.Union([JsonRpcFailure, BearerFailure])],
               401: ['Invalid or expired bearer token (RFC 6750 invalid_token; WWW-Authenticate names the protected-resource metadata)', BearerFailure],
               408: ['The body did not arrive within BODY_TIMEOUT_MS (Connection: close)', JsonRpcFailure],
               413: ['Body over the size limit', JsonRpcFailure],
               415: ['Content-Type is not application/json', JsonRpcFailure],
+              429: ['Anonymous rate per address reached (MCP_ANON_RATE_PER_MINUTE; a batch counts each element): -32000 with data {error: RATE_LIMITED, retry_after_seconds}, Retry-After', JsonRpcFailure],
               500: ['Unexpected failure before any message was answered (-32603)', JsonRpcFailure],
               503: ['Storage full: -32603 with data {error: STORAGE_FULL, message} (Retry-After)', JsonRpcFailure],
             }),

@@ -17,6 +17,8 @@ import { auditBench } from './audit'
 import { meteringBench } from './metering'
 import { deliveryBench, deliveryRows, writeDeliveryFigures } from './delivery'
 import { durabilityBench } from './durability'
+import { floodBench, floodRows } from './flood'
+import { startServer } from './start-server'
 
 ed.hashes.sha512 = sha512
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -62,26 +64,6 @@ const sweepsPerSecond = perSecond(50_000, (i) => {
 
 // ---- HTTP ----
 type Load = { rps: number; p99Ms: number | null; non2xx: number; requests: number; loopCpuUs?: number | null }
-
-async function startServer(script: string, env: Record<string, string> = {}): Promise<{ fields: string[]; pid: number; stop: () => Promise<void> }> {
-  const child = Bun.spawn(['bun', resolve(import.meta.dir, 'servers', script), '0'], { stdout: 'pipe', stderr: 'inherit', env: { ...process.env, TZ: 'UTC', ...env } })
-  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader()
-  let text = ''
-  while (!text.includes('\n')) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(`${script} exited before READY`)
-    text += new TextDecoder().decode(value)
-  }
-  const fields = text.trim().split(/\s+/).slice(1)
-  return {
-    fields,
-    pid: child.pid,
-    stop: async () => {
-      child.kill('SIGTERM')
-      await child.exited
-    },
-  }
-}
 
 const hasWrk = Bun.spawnSync(['sh', '-c', 'command -v wrk']).exitCode === 0
 
@@ -195,6 +177,7 @@ const audit = await auditBench()
 const metering = await meteringBench()
 const delivery = await deliveryBench()
 const durability = durabilityBench()
+const flood = await floodBench(startServer)
 
 // ---- Report ----
 const cpu = cpus()[0]?.model ?? 'unknown CPU'
@@ -236,6 +219,7 @@ say(`| audit: first proof in that day after a restart (stored block roots, reads
 say(`| audit: proof of a receipt of that day before it is sealed (cold: builds the day's tree) | ${fmt(audit.unsealedProofMs)} ms | | |`)
 say(`| audit: the same with the tree built (id prefixes find the one block to read) / an unknown id (404) | ${fmt(audit.unsealedWarmProofMs)} ms / ${fmt(audit.unknownProofMs)} ms | | |`)
 say(`| audit: storage per million receipts (log with bodies / + leaf index after sealing / after pruning bodies) | ${fmt(audit.bytesPerMillionFull / 2 ** 20)} / ${fmt(audit.bytesPerMillionSealed / 2 ** 20)} / ${fmt(audit.bytesPerMillionPruned / 2 ** 20)} MiB | | |`)
+for (const row of floodRows(flood)) say(row)
 for (const [name, l] of [['health', health], ['status', status], ['status free key', statusFree], ['status unmetered', statusUnmetered], ['demo', demo], ['mcp status', mcpStatus], ['witness page', witnessPage]] as const) if (l.non2xx) say(`\nwarning: ${l.non2xx} non-2xx answers on ${name}`)
 if (sink === -1) console.log('unreachable')
 
