@@ -47,6 +47,8 @@ export const EXCHANGES = [
   { mic: 'XCBO', name: 'Cboe Options Exchange', country: 'US', currency: 'USD', timezone: 'America/Chicago', region: 'Americas' },
   { mic: 'XCOI', name: 'Coinbase Exchange', country: 'US', currency: 'USD', timezone: 'UTC', region: 'Crypto' },
   { mic: 'XBIN', name: 'Binance', country: 'AE', currency: 'USD', timezone: 'UTC', region: 'Crypto' },
+  { mic: 'XTSE', name: 'Toronto Stock Exchange', country: 'CA', currency: 'CAD', timezone: 'America/Toronto', region: 'Americas' },
+  { mic: 'XMEX', name: 'Bolsa Mexicana de Valores', country: 'MX', currency: 'MXN', timezone: 'America/Mexico_City', region: 'Americas' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']
