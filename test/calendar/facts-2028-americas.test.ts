@@ -4,21 +4,13 @@
 // XBSP, XJSE and XASX. Each fact names the notice or rule it comes from (see each file's sources
 // and docs/calendars/americas-2028.md); none is computed from the file under test.
 import { describe, expect, test } from 'bun:test'
-import { phaseAt, statusAt } from '../../src/calendar/engine'
-import { dateOfDayNumber, dayNumber, localToUtc, parseLocalTime } from '../../src/calendar/zone'
-import { sharedCalendars } from '../helpers/app'
-
-const calendars = sharedCalendars()
-const calendarOf = (mic: string) => {
-  const calendar = calendars.calendar(mic)
-  if (!calendar) throw new Error(`${mic} did not load`)
-  return calendar
-}
-const localInstant = (mic: string, date: string, time: string) => localToUtc(calendarOf(mic).timezone, dayNumber(date), parseLocalTime(time))
+import { statusAt } from '../../src/calendar/engine'
+import { dateOfDayNumber, dayNumber } from '../../src/calendar/zone'
+import { describeLocalFacts, describePhaseFacts, localInstant, shippedCalendar as calendarOf, type LocalFact, type PhaseFact } from '../helpers/calendar-facts'
 
 type Status = 'OPEN' | 'CLOSED'
 // [mic, local date, local time, expected, why]
-const FACTS: [string, string, string, Status, string][] = [
+const FACTS: LocalFact[] = [
   // Toronto: TMX Group Holiday Operating Schedule releases (2024-12-02, 2025-12-03) and TSX's holiday set.
   ['XTSE', '2025-12-24', '12:59', 'OPEN', 'TMX 2025-12-03: TSX open until 13:00 on Christmas Eve'],
   ['XTSE', '2025-12-24', '13:00', 'CLOSED', 'TMX 2025-12-03: early close at 13:00'],
@@ -109,13 +101,7 @@ const FACTS: [string, string, string, Status, string][] = [
   ['XNZE', '2028-12-29', '12:45', 'CLOSED', "abbreviated trading before New Year's Day ends 12:45"],
 ]
 
-describe('2028 calendar facts: the Americas group, XJSE, XASX, XNZE', () => {
-  for (const [mic, date, time, expected, why] of FACTS) {
-    test(`${mic} ${date} ${time} local is ${expected}: ${why}`, () => {
-      expect(statusAt(calendarOf(mic), localInstant(mic, date, time)).status).toBe(expected)
-    })
-  }
-})
+describeLocalFacts('2028 calendar facts: the Americas group, XJSE, XASX, XNZE', FACTS)
 
 // Clock changes, as UTC instants: Toronto moves its clock; Mexico City has not since 2022, but BMV
 // moves its session with New York's.
@@ -138,7 +124,7 @@ describe('clock changes as UTC instants', () => {
 })
 
 // [mic, local date, local time, status, phase]
-const PHASES: [string, string, string, Status | 'UNKNOWN', string | null][] = [
+const PHASES: PhaseFact[] = [
   ['XNYS', '2028-03-15', '06:29', 'CLOSED', 'closed'],
   ['XNYS', '2028-03-15', '06:30', 'CLOSED', 'pre_open_auction'],
   ['XNYS', '2028-03-15', '09:30', 'OPEN', 'continuous'],
@@ -170,15 +156,7 @@ const PHASES: [string, string, string, Status | 'UNKNOWN', string | null][] = [
   ['XTSE', '2028-03-15', '09:00', 'CLOSED', 'closed'],
 ]
 
-describe('trading phases at known instants (phase beside an unchanged status)', () => {
-  for (const [mic, date, time, status, phase] of PHASES) {
-    test(`${mic} ${date} ${time} local: ${status}, phase ${phase}`, () => {
-      const instant = localInstant(mic, date, time)
-      expect(statusAt(calendarOf(mic), instant).status).toBe(status)
-      expect(phaseAt(calendarOf(mic), instant)).toBe(phase as never)
-    })
-  }
-})
+describePhaseFacts('trading phases at known instants (phase beside an unchanged status)', PHASES)
 
 const GROUP = ['XNYS', 'XNAS', 'XCBO', 'XCBT', 'XNYM', 'XBSP', 'XJSE', 'XASX', 'XNZE', 'XTSE', 'XMEX']
 
