@@ -42,7 +42,7 @@ export const SPAN_OPEN = 1
 export const SPAN_PROVISIONAL = 2
 
 /** Converts local minutes of one day to UTC, with a fast path for days without a DST change. */
-function dayConverter(tz: string, day: number): (minutes: number) => number {
+export function dayConverter(tz: string, day: number): (minutes: number) => number {
   const wallStart = day * DAY_MS
   const before = zoneOffsetMs(tz, wallStart - DAY_MS / 2)
   const after = zoneOffsetMs(tz, wallStart + DAY_MS + DAY_MS / 2)
