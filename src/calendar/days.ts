@@ -2,7 +2,7 @@
 // iCalendar feeds, the get_market_calendar tool): the kind of day, its name and basis, its
 // sessions as UTC instants and local times, and its trading phases. Outside coverage, on a
 // provisional date or without a valid file, a day is `unknown` / `provisional`: never guessed.
-import { dayConverter, type CompiledCalendar } from './compile'
+import { consecutiveDayOffsets, dayConverter, type CompiledCalendar } from './compile'
 import { planDay, type DayPlan } from './day-plan'
 import { bandLookup, dayTimeline, resolveBands, type Phase } from './phases'
 import { dateOfDayNumber, dayNumber, formatLocalTime } from './zone'
@@ -52,19 +52,20 @@ const UNKNOWN_DAY = { kind: 'unknown' as const, name: null, basis: null, session
 /** Days numbered `from..to` (days since 1970-01-01, local dates of the venue), inclusive. */
 export function calendarDays(calendar: CompiledCalendar | null, from: number, to: number): CalendarDay[] {
   const lookup = calendar ? bandLookup(calendar.file) : null
+  const offsetAt = calendar ? consecutiveDayOffsets(calendar.timezone) : undefined
   const days: CalendarDay[] = []
-  for (let day = from; day <= to; day++) days.push(calendarDay(calendar, day, lookup))
+  for (let day = from; day <= to; day++) days.push(calendarDay(calendar, day, lookup, offsetAt))
   return days
 }
 
-export function calendarDay(calendar: CompiledCalendar | null, day: number, lookup = calendar ? bandLookup(calendar.file) : null): CalendarDay {
+export function calendarDay(calendar: CompiledCalendar | null, day: number, lookup = calendar ? bandLookup(calendar.file) : null, offsetAt?: (utcMs: number) => number): CalendarDay {
   const date = dateOfDayNumber(day)
   if (!calendar || !covers(calendar, date)) return { date, ...UNKNOWN_DAY }
   const file = calendar.file
   const pending = file.provisional?.[date]
   if (pending) return { date, kind: 'provisional', name: pending.name, basis: 'provisional', provisional_why: pending.why, sessions: [], phases: null }
   const plan = planDay(file, day)
-  const toUtc = dayConverter(calendar.timezone, day)
+  const toUtc = dayConverter(calendar.timezone, day, offsetAt)
   const instant = (minutes: number) => new Date(toUtc(minutes)).toISOString()
   const sessions = plan.segments.map(([open, close]) => ({ open: instant(open), close: instant(close), open_local: formatLocalTime(open), close_local: formatLocalTime(close) }))
   const phases = lookup
