@@ -47,6 +47,9 @@ export const EXCHANGES = [
   { mic: 'XCBO', name: 'Cboe Options Exchange', country: 'US', currency: 'USD', timezone: 'America/Chicago', region: 'Americas' },
   { mic: 'XCOI', name: 'Coinbase Exchange', country: 'US', currency: 'USD', timezone: 'UTC', region: 'Crypto' },
   { mic: 'XBIN', name: 'Binance', country: 'AE', currency: 'USD', timezone: 'UTC', region: 'Crypto' },
+  { mic: 'XKLS', name: 'Bursa Malaysia', country: 'MY', currency: 'MYR', timezone: 'Asia/Kuala_Lumpur', region: 'Asia-Pacific' },
+  { mic: 'XBKK', name: 'Stock Exchange of Thailand', country: 'TH', currency: 'THB', timezone: 'Asia/Bangkok', region: 'Asia-Pacific' },
+  { mic: 'XIDX', name: 'Indonesia Stock Exchange', country: 'ID', currency: 'IDR', timezone: 'Asia/Jakarta', region: 'Asia-Pacific' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']
