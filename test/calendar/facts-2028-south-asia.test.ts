@@ -4,6 +4,7 @@
 // (XDFM's past 2026 windows), and the trading phases of XNSE and XBOM (issue 20).
 import { describe, expect, test } from 'bun:test'
 import { phaseAt, statusAt } from '../../src/calendar/engine'
+import type { Phase } from '../../src/calendar/phases'
 import { zoneOffsetMs } from '../../src/calendar/zone'
 import { sharedCalendars } from '../helpers/app'
 
@@ -122,7 +123,7 @@ describe('2028 calendar facts: South and South-East Asia, India and the Gulf', (
 })
 
 describe('trading phases of XNSE and XBOM (pre-open call auction, closing auction session, post-close)', () => {
-  type PhaseFact = [local: string, status: 'OPEN' | 'CLOSED' | 'UNKNOWN', phase: string | null, why: string]
+  type PhaseFact = [local: string, status: 'OPEN' | 'CLOSED' | 'UNKNOWN', phase: Phase | null, why: string]
   const PHASES: PhaseFact[] = [
     ['2026-12-01 09:05', 'CLOSED', 'pre_open_auction', 'pre-open order entry 09:00-09:08'],
     ['2026-12-01 09:14', 'CLOSED', 'pre_open_auction', 'pre-open buffer to 09:15'],
