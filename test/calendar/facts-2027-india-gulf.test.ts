@@ -2,27 +2,13 @@
 // provisional dates; see docs/calendars/india-gulf.md), and a walk over every day from
 // 2026-11-23 to 2027-12-31: OPEN or CLOSED everywhere except on a provisional local date.
 import { describe, expect, test } from 'bun:test'
-import { statusAt } from '../../src/calendar/engine'
-import { zoneOffsetMs } from '../../src/calendar/zone'
 import { sharedCalendars } from '../helpers/app'
+import { localLookups } from '../helpers/calendars'
 
 const calendars = sharedCalendars()
 const MICS = ['XNSE', 'XBOM', 'XDFM', 'XSAU', 'XIST'] as const
 
-function calendarOf(mic: string) {
-  const calendar = calendars.calendar(mic)
-  if (!calendar) throw new Error(`${mic} did not load`)
-  return calendar
-}
-
-/** The instant of a local wall time (`YYYY-MM-DD HH:MM`) in the venue's zone. */
-function localInstant(mic: string, local: string): number {
-  const zone = calendarOf(mic).file.timezone
-  const wallAsUtc = Date.parse(`${local.replace(' ', 'T')}:00Z`)
-  return wallAsUtc - zoneOffsetMs(zone, wallAsUtc - zoneOffsetMs(zone, wallAsUtc))
-}
-
-const statusOf = (mic: string, local: string) => statusAt(calendarOf(mic), localInstant(mic, local))
+const { calendarOf, statusOf } = localLookups(calendars)
 
 type Fact = [mic: string, local: string, expected: 'OPEN' | 'CLOSED' | 'UNKNOWN', why: string]
 /** The same fact for NSE and BSE, which publish identical equity holiday lists. */

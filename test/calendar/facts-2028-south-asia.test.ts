@@ -5,26 +5,13 @@
 import { describe, expect, test } from 'bun:test'
 import { phaseAt, statusAt } from '../../src/calendar/engine'
 import type { Phase } from '../../src/calendar/phases'
-import { zoneOffsetMs } from '../../src/calendar/zone'
 import { sharedCalendars } from '../helpers/app'
+import { localLookups } from '../helpers/calendars'
 
 const calendars = sharedCalendars()
 const GROUP = ['XKLS', 'XBKK', 'XIDX', 'XNSE', 'XBOM', 'XDFM', 'XSAU'] as const
 
-function calendarOf(mic: string) {
-  const calendar = calendars.calendar(mic)
-  if (!calendar) throw new Error(`${mic} did not load`)
-  return calendar
-}
-
-/** The instant of a local wall time (`YYYY-MM-DD HH:MM`) in the venue's zone. */
-function localInstant(mic: string, local: string): number {
-  const zone = calendarOf(mic).file.timezone
-  const wallAsUtc = Date.parse(`${local.replace(' ', 'T')}:00Z`)
-  return wallAsUtc - zoneOffsetMs(zone, wallAsUtc - zoneOffsetMs(zone, wallAsUtc))
-}
-
-const statusOf = (mic: string, local: string) => statusAt(calendarOf(mic), localInstant(mic, local))
+const { calendarOf, localInstant, statusOf } = localLookups(calendars)
 
 type Fact = [mic: string, local: string, expected: 'OPEN' | 'CLOSED' | 'UNKNOWN', why: string]
 const INDIA = (local: string, expected: Fact[2], why: string): Fact[] => ['XNSE', 'XBOM'].map((mic): Fact => [mic, local, expected, why])
