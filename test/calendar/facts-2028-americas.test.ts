@@ -4,9 +4,11 @@
 // XBSP, XJSE and XASX. Each fact names the notice or rule it comes from (see each file's sources
 // and docs/calendars/americas-2028.md); none is computed from the file under test.
 import { describe, expect, test } from 'bun:test'
-import { statusAt } from '../../src/calendar/engine'
+import { statusAt as engineStatusAt } from '../../src/calendar/engine'
 import { dateOfDayNumber, dayNumber } from '../../src/calendar/zone'
-import { describeLocalFacts, describePhaseFacts, localInstant, shippedCalendar as calendarOf, type LocalFact, type PhaseFact } from '../helpers/calendar-facts'
+import { describeLocalFacts, describePhaseFacts, type LocalFact, type PhaseFact } from '../helpers/calendar-facts'
+import { statusAt } from '../helpers/listed-days'
+import { localInstant, repoCalendar as calendarOf } from '../helpers/venue-time'
 
 type Status = 'OPEN' | 'CLOSED'
 // [mic, local date, local time, expected, why]
@@ -188,7 +190,7 @@ describe('every day from 2026-11-25 to 2028-12-31 answers from the calendar', ()
       for (let day = first; day <= last; day++) {
         const date = dateOfDayNumber(day)
         for (const time of ['03:00', '12:00', '20:00']) {
-          const { status } = statusAt(calendar, localInstant(mic, date, time))
+          const { status } = engineStatusAt(calendar, localInstant(mic, date, time))
           if (status === 'OPEN') open++
           if ((status === 'UNKNOWN') !== provisional.has(date)) unexpected.push(`${date} ${time} ${status}`)
         }
