@@ -47,6 +47,7 @@ export const EXCHANGES = [
   { mic: 'XCBO', name: 'Cboe Options Exchange', country: 'US', currency: 'USD', timezone: 'America/Chicago', region: 'Americas' },
   { mic: 'XCOI', name: 'Coinbase Exchange', country: 'US', currency: 'USD', timezone: 'UTC', region: 'Crypto' },
   { mic: 'XBIN', name: 'Binance', country: 'AE', currency: 'USD', timezone: 'UTC', region: 'Crypto' },
+  { mic: 'XTAI', name: 'Taiwan Stock Exchange', country: 'TW', currency: 'TWD', timezone: 'Asia/Taipei', region: 'Asia-Pacific' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']
