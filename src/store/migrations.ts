@@ -6,9 +6,9 @@ import { OVERRIDES_SCHEMA_V1 } from '../market/overrides/store'
 import { AUDIT_SCHEMA_V1, AUDIT_SCHEMA_V10 } from '../audit/store'
 import { WITNESS_SCHEMA_V1 } from '../witness/store'
 import { MCP_SCHEMA_V1 } from '../mcp/store'
-import { PAYMENTS_SCHEMA_V1 } from '../payments/store'
+import { PAYMENTS_SCHEMA_V1, PAYMENTS_SCHEMA_V28 } from '../payments/store'
 import { CREDIT_LEDGER_SCHEMA_V1 } from '../payments/credits'
-import { PADDLE_SCHEMA_V1 } from '../payments/paddle/store'
+import { PADDLE_SCHEMA_V1, PADDLE_SCHEMA_V29 } from '../payments/paddle/store'
 import { INSTALLATION_SCHEMA_V1 } from '../discovery/installation'
 import { SELF_SERVICE_SCHEMA_V5 } from '../accounts/self-service-schema'
 import { MAIL_SCHEMA_V6 } from '../accounts/mail/outbox'
@@ -31,5 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 25, name: 'payments: spent payment proofs', sql: PAYMENTS_SCHEMA_V1 },
   { id: 26, name: 'payments: credit ledger', sql: CREDIT_LEDGER_SCHEMA_V1 },
   { id: 27, name: 'payments: billing-provider events, transactions and subscriptions', sql: PADDLE_SCHEMA_V1 },
+  { id: 28, name: 'payments: a claimed per-request payment may be released unspent', sql: PAYMENTS_SCHEMA_V28 },
+  { id: 29, name: 'payments: the plan of each billing-provider subscription and when it was set', sql: PADDLE_SCHEMA_V29 },
   { id: 30, name: 'mcp: usage and anonymous allowance', sql: MCP_SCHEMA_V1 },
 ]
