@@ -2,8 +2,9 @@
 // XTAI file, checked against schedules/ (see each file's sources and docs/calendars/east-asia-2028.md).
 // They check the data, not the engine.
 import { describe, expect, test } from 'bun:test'
-import { statusAt } from '../../src/calendar/engine'
+import { phaseAt, statusAt } from '../../src/calendar/engine'
 import { EXCHANGE_IDENTITIES } from '../../src/calendar/exchanges'
+import type { Phase } from '../../src/calendar/phases'
 import { sharedCalendars } from '../helpers/app'
 
 type Expected = 'OPEN' | 'CLOSED' | 'UNKNOWN'
@@ -98,6 +99,54 @@ const FACTS: [string, string, string, Expected, string][] = [
   ['XKRX', '2028-12-28', '15:29', 'OPEN', 'last trading day of 2028'],
   ['XKRX', '2028-12-29', '10:00', 'CLOSED', 'year-end closure on the last weekday (31 Dec is a Sunday)'],
 ]
+
+// [venue, local date, local time, expected phase (null when UNKNOWN), expected status, why]
+const PHASE_FACTS: [string, string, string, Phase | null, Expected, string][] = [
+  ['XJPX', '2026-12-01', '08:30', 'pre_open_auction', 'CLOSED', 'pre-opening order acceptance from 08:00'],
+  ['XJPX', '2026-12-01', '10:00', 'continuous', 'OPEN', 'morning session'],
+  ['XJPX', '2026-12-01', '12:00', 'closed', 'CLOSED', 'lunch break (no lunch phases modelled)'],
+  ['XJPX', '2026-12-01', '15:27', 'closing_auction', 'OPEN', 'closing auction 15:25-15:30, kept inside the session'],
+  ['XJPX', '2026-12-01', '15:30', 'closed', 'CLOSED', 'after the closing auction'],
+  ['XHKG', '2026-12-01', '09:15', 'pre_open_auction', 'CLOSED', 'pre-opening session 09:00-09:30'],
+  ['XHKG', '2026-12-01', '16:05', 'closing_auction', 'CLOSED', 'closing auction session 16:00-16:10'],
+  ['XHKG', '2027-12-24', '12:05', 'closing_auction', 'CLOSED', 'half day: closing auction 12:00-12:10'],
+  ['XHKG', '2027-12-24', '16:05', 'closed', 'CLOSED', 'half day: nothing in the afternoon'],
+  ['XSES', '2026-12-01', '08:45', 'pre_open_auction', 'CLOSED', 'opening routine 08:30-09:00'],
+  ['XSES', '2026-12-01', '17:03', 'closing_auction', 'CLOSED', 'closing routine 17:00-17:06'],
+  ['XSES', '2026-12-01', '17:10', 'post_close', 'CLOSED', 'trade-at-close 17:06-17:16'],
+  ['XSES', '2026-12-01', '17:16', 'closed', 'CLOSED', 'after trade-at-close'],
+  ['XSES', '2027-12-24', '12:10', 'post_close', 'CLOSED', 'half day: trade-at-close 12:06-12:16'],
+  ['XKRX', '2026-12-01', '08:45', 'pre_open_auction', 'CLOSED', 'opening single-price auction from 08:30'],
+  ['XKRX', '2026-12-01', '15:25', 'closing_auction', 'OPEN', 'closing single-price auction 15:20-15:30 inside the session'],
+  ['XKRX', '2026-12-01', '15:35', 'closed', 'CLOSED', 'between the close and after-hours trading'],
+  ['XKRX', '2026-12-01', '15:50', 'post_close', 'CLOSED', 'after-hours closing-price trading 15:40-16:00'],
+  ['XKRX', '2026-12-01', '17:00', 'extended', 'CLOSED', 'after-hours single-price trading 16:00-18:00'],
+  ['XKRX', '2026-12-01', '18:00', 'closed', 'CLOSED', 'after-hours trading ends at 18:00'],
+  ['XKRX', '2027-01-04', '09:45', 'pre_open_auction', 'CLOSED', 'first trading day: the auction moves with the 10:00 open'],
+  ['XKRX', '2026-11-19', '16:50', 'post_close', 'CLOSED', 'CSAT day: after-hours closing-price trading from 16:40'],
+  ['XKRX', '2028-04-12', '08:45', 'closed', 'CLOSED', 'election day: no phases on a holiday'],
+  ['XKRX', '2027-11-18', '08:45', null, 'UNKNOWN', 'provisional day: phase is null'],
+]
+
+describe('trading phases, east Asia', () => {
+  const calendars = sharedCalendars()
+  for (const [mic, date, time, phase, status, why] of PHASE_FACTS) {
+    test(`${mic} ${date} ${time} local is ${phase} (${status}): ${why}`, () => {
+      const calendar = calendars.calendar(mic)!
+      const instant = localInstant(mic, date, time)
+      expect(phaseAt(calendar, instant)).toBe(phase)
+      expect(statusAt(calendar, instant).status).toBe(status)
+    })
+  }
+
+  test('each venue with phases names a trading phases source', () => {
+    for (const mic of ['XJPX', 'XHKG', 'XSES', 'XKRX']) {
+      const file = calendars.calendar(mic)!.file
+      expect(file.schema_version, mic).toBe(3)
+      expect(file.sources.some((source) => source.covers.includes('trading phases')), mic).toBe(true)
+    }
+  })
+})
 
 describe('2028 calendar facts, east Asia', () => {
   const calendars = sharedCalendars()
