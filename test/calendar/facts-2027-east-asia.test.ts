@@ -3,19 +3,15 @@
 import { describe, expect, test } from 'bun:test'
 import { statusAt } from '../../src/calendar/engine'
 import { sharedCalendars } from '../helpers/app'
+import { fixedOffsetInstant, testStatusFacts, type StatusFact } from '../helpers/calendar-facts'
 
-type Expected = 'OPEN' | 'CLOSED' | 'UNKNOWN'
 /** Standard offsets (hours east of UTC); none of these zones has daylight saving time. */
 const OFFSET_HOURS: Record<string, number> = { XSHG: 8, XSHE: 8, XHKG: 8, XKRX: 9 }
 const MICS = Object.keys(OFFSET_HOURS)
-
-/** A local wall time (date plus HH:MM) at the venue as a UTC instant. */
-function localInstant(mic: string, date: string, time: string): number {
-  return Date.parse(`${date}T${time}:00Z`) - OFFSET_HOURS[mic]! * 3_600_000
-}
+const localInstant = (mic: string, date: string, time: string) => fixedOffsetInstant(OFFSET_HOURS[mic]!, date, time)
 
 // [venue, local date, local time, expected status, why]
-const FACTS: [string, string, string, Expected, string][] = [
+const FACTS: StatusFact[] = [
   // Shanghai and Shenzhen: statutory days of the State Council regulation (rule), arrangement days provisional.
   ['XSHG', '2027-01-01', '10:00', 'CLOSED', "New Year's Day"],
   ['XSHG', '2027-01-04', '10:00', 'OPEN', 'first session of 2027'],
@@ -80,15 +76,7 @@ const FACTS: [string, string, string, Expected, string][] = [
 
 describe('2027 calendar facts, east Asia', () => {
   const calendars = sharedCalendars()
-  for (const [mic, date, time, expected, why] of FACTS) {
-    test(`${mic} ${date} ${time} local is ${expected}: ${why}`, () => {
-      const calendar = calendars.calendar(mic)
-      expect(calendar).not.toBeNull()
-      const answer = statusAt(calendar!, localInstant(mic, date, time))
-      expect(answer.status).toBe(expected)
-      if (expected === 'UNKNOWN') expect(answer.reason).toStartWith('provisional:')
-    })
-  }
+  testStatusFacts(calendars, OFFSET_HOURS, FACTS)
 
   test('each venue is schema version 2 or later with coverage through 2027 (and a basis for every covered year)', () => {
     for (const mic of MICS) {

@@ -6,19 +6,15 @@ import { phaseAt, statusAt } from '../../src/calendar/engine'
 import { EXCHANGE_IDENTITIES } from '../../src/calendar/exchanges'
 import type { Phase } from '../../src/calendar/phases'
 import { sharedCalendars } from '../helpers/app'
+import { fixedOffsetInstant, testStatusFacts, type ExpectedStatus, type StatusFact } from '../helpers/calendar-facts'
 
-type Expected = 'OPEN' | 'CLOSED' | 'UNKNOWN'
 /** Standard offsets (hours east of UTC); none of these zones has daylight saving time. */
 const OFFSET_HOURS: Record<string, number> = { XJPX: 9, XHKG: 8, XSES: 8, XSHG: 8, XSHE: 8, XKRX: 9, XTAI: 8 }
 const MICS = Object.keys(OFFSET_HOURS)
-
-/** A local wall time (date plus HH:MM) at the venue as a UTC instant. */
-function localInstant(mic: string, date: string, time: string): number {
-  return Date.parse(`${date}T${time}:00Z`) - OFFSET_HOURS[mic]! * 3_600_000
-}
+const localInstant = (mic: string, date: string, time: string) => fixedOffsetInstant(OFFSET_HOURS[mic]!, date, time)
 
 // [venue, local date, local time, expected status, why]
-const FACTS: [string, string, string, Expected, string][] = [
+const FACTS: StatusFact[] = [
   // Taiwan: TWSE's published 2025 and 2026 schedules (via press and calendar projects).
   ['XTAI', '2025-01-22', '13:29', 'OPEN', 'last trading day before Lunar New Year 2025 (TWSE notice of 22 Nov 2024)'],
   ['XTAI', '2025-01-23', '10:00', 'CLOSED', 'no trading, clearing and settlement only'],
@@ -101,7 +97,7 @@ const FACTS: [string, string, string, Expected, string][] = [
 ]
 
 // [venue, local date, local time, expected phase (null when UNKNOWN), expected status, why]
-const PHASE_FACTS: [string, string, string, Phase | null, Expected, string][] = [
+const PHASE_FACTS: [string, string, string, Phase | null, ExpectedStatus, string][] = [
   ['XJPX', '2026-12-01', '08:30', 'pre_open_auction', 'CLOSED', 'pre-opening order acceptance from 08:00'],
   ['XJPX', '2026-12-01', '10:00', 'continuous', 'OPEN', 'morning session'],
   ['XJPX', '2026-12-01', '12:00', 'closed', 'CLOSED', 'lunch break (no lunch phases modelled)'],
@@ -150,15 +146,7 @@ describe('trading phases, east Asia', () => {
 
 describe('2028 calendar facts, east Asia', () => {
   const calendars = sharedCalendars()
-  for (const [mic, date, time, expected, why] of FACTS) {
-    test(`${mic} ${date} ${time} local is ${expected}: ${why}`, () => {
-      const calendar = calendars.calendar(mic)
-      expect(calendar).not.toBeNull()
-      const answer = statusAt(calendar!, localInstant(mic, date, time))
-      expect(answer.status).toBe(expected)
-      if (expected === 'UNKNOWN') expect(answer.reason).toStartWith('provisional:')
-    })
-  }
+  testStatusFacts(calendars, OFFSET_HOURS, FACTS)
 
   test('each venue covers 2028 with a basis for every year, 2028 by rule', () => {
     for (const mic of MICS) {
