@@ -3,12 +3,10 @@
 import { describe, expect, test } from 'bun:test'
 import { statusAt } from '../../src/calendar/engine'
 import { sharedCalendars } from '../helpers/app'
-import { fixedOffsetInstant, testStatusFacts, type StatusFact } from '../helpers/calendar-facts'
+import { testStatusFacts, type StatusFact } from '../helpers/calendar-facts'
+import { localInstant } from '../helpers/venue-time'
 
-/** Standard offsets (hours east of UTC); none of these zones has daylight saving time. */
-const OFFSET_HOURS: Record<string, number> = { XSHG: 8, XSHE: 8, XHKG: 8, XKRX: 9 }
-const MICS = Object.keys(OFFSET_HOURS)
-const localInstant = (mic: string, date: string, time: string) => fixedOffsetInstant(OFFSET_HOURS[mic]!, date, time)
+const MICS = ['XSHG', 'XSHE', 'XHKG', 'XKRX']
 
 // [venue, local date, local time, expected status, why]
 const FACTS: StatusFact[] = [
@@ -76,7 +74,7 @@ const FACTS: StatusFact[] = [
 
 describe('2027 calendar facts, east Asia', () => {
   const calendars = sharedCalendars()
-  testStatusFacts(calendars, OFFSET_HOURS, FACTS)
+  testStatusFacts(FACTS)
 
   test('each venue is schema version 2 or later with coverage through 2027 (and a basis for every covered year)', () => {
     for (const mic of MICS) {

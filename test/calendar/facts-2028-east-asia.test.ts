@@ -6,12 +6,10 @@ import { phaseAt, statusAt } from '../../src/calendar/engine'
 import { EXCHANGE_IDENTITIES } from '../../src/calendar/exchanges'
 import type { Phase } from '../../src/calendar/phases'
 import { sharedCalendars } from '../helpers/app'
-import { fixedOffsetInstant, testStatusFacts, type ExpectedStatus, type StatusFact } from '../helpers/calendar-facts'
+import { testStatusFacts, type ExpectedStatus, type StatusFact } from '../helpers/calendar-facts'
+import { localInstant } from '../helpers/venue-time'
 
-/** Standard offsets (hours east of UTC); none of these zones has daylight saving time. */
-const OFFSET_HOURS: Record<string, number> = { XJPX: 9, XHKG: 8, XSES: 8, XSHG: 8, XSHE: 8, XKRX: 9, XTAI: 8 }
-const MICS = Object.keys(OFFSET_HOURS)
-const localInstant = (mic: string, date: string, time: string) => fixedOffsetInstant(OFFSET_HOURS[mic]!, date, time)
+const MICS = ['XJPX', 'XHKG', 'XSES', 'XSHG', 'XSHE', 'XKRX', 'XTAI']
 
 // [venue, local date, local time, expected status, why]
 const FACTS: StatusFact[] = [
@@ -146,7 +144,7 @@ describe('trading phases, east Asia', () => {
 
 describe('2028 calendar facts, east Asia', () => {
   const calendars = sharedCalendars()
-  testStatusFacts(calendars, OFFSET_HOURS, FACTS)
+  testStatusFacts(FACTS)
 
   test('each venue covers 2028 with a basis for every year, 2028 by rule', () => {
     for (const mic of MICS) {
