@@ -1,7 +1,8 @@
 // 2027 facts for the east-asian venues (XSHG, XSHE, XHKG, XKRX), checked against the files in
 // schedules/ (see each file's sources and docs/calendars/east-asia.md). They check the data, not the engine.
 import { describe, expect, test } from 'bun:test'
-import { statusAt } from '../../src/calendar/engine'
+// statusAt through the listed-day check: each fact is also checked against the day /v5/calendar lists.
+import { statusAt } from '../helpers/listed-days'
 import { sharedCalendars } from '../helpers/app'
 import { testStatusFacts, type StatusFact } from '../helpers/calendar-facts'
 import { localInstant } from '../helpers/venue-time'

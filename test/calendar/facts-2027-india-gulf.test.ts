@@ -2,7 +2,8 @@
 // provisional dates; see docs/calendars/india-gulf.md), and a walk over every day from
 // 2026-11-23 to 2027-12-31: OPEN or CLOSED everywhere except on a provisional local date.
 import { describe, expect, test } from 'bun:test'
-import { statusAt } from '../../src/calendar/engine'
+// statusAt through the listed-day check: each fact is also checked against the day /v5/calendar lists.
+import { statusAt } from '../helpers/listed-days'
 import { zoneOffsetMs } from '../../src/calendar/zone'
 import { sharedCalendars } from '../helpers/app'
 

@@ -2,10 +2,12 @@
 // XTAI file, checked against schedules/ (see each file's sources and docs/calendars/east-asia-2028.md).
 // They check the data, not the engine.
 import { describe, expect, test } from 'bun:test'
-import { phaseAt, statusAt } from '../../src/calendar/engine'
+import { phaseAt } from '../../src/calendar/engine'
 import { EXCHANGE_IDENTITIES } from '../../src/calendar/exchanges'
 import type { Phase } from '../../src/calendar/phases'
 import { sharedCalendars } from '../helpers/app'
+// statusAt through the listed-day check: each fact is also checked against the day /v5/calendar lists.
+import { statusAt } from '../helpers/listed-days'
 import { testStatusFacts, type ExpectedStatus, type StatusFact } from '../helpers/calendar-facts'
 import { localInstant } from '../helpers/venue-time'
 

@@ -1,7 +1,8 @@
 // A table of dated facts checked against the real schedule files at venues' local wall times:
 // one test per fact (shared by the facts-*-east-asia files; times resolved by venue-time.ts).
 import { expect, test } from 'bun:test'
-import { statusAt } from '../../src/calendar/engine'
+// statusAt through the listed-day check: each fact is also checked against the day /v5/calendar lists.
+import { statusAt } from './listed-days'
 import { localInstant, repoCalendar } from './venue-time'
 
 export type ExpectedStatus = 'OPEN' | 'CLOSED' | 'UNKNOWN'
