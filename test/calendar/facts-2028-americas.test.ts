@@ -6,13 +6,13 @@
 import { describe, expect, test } from 'bun:test'
 import { statusAt as engineStatusAt } from '../../src/calendar/engine'
 import { dateOfDayNumber, dayNumber } from '../../src/calendar/zone'
-import { describeLocalFacts, describePhaseFacts, type LocalFact, type PhaseFact } from '../helpers/calendar-facts'
+import { testPhaseFacts, testStatusFacts, type PhaseFact, type StatusFact } from '../helpers/calendar-facts'
 import { statusAt } from '../helpers/listed-days'
 import { localInstant, repoCalendar as calendarOf } from '../helpers/venue-time'
 
 type Status = 'OPEN' | 'CLOSED'
 // [mic, local date, local time, expected, why]
-const FACTS: LocalFact[] = [
+const FACTS: StatusFact[] = [
   // Toronto: TMX Group Holiday Operating Schedule releases (2024-12-02, 2025-12-03) and TSX's holiday set.
   ['XTSE', '2025-12-24', '12:59', 'OPEN', 'TMX 2025-12-03: TSX open until 13:00 on Christmas Eve'],
   ['XTSE', '2025-12-24', '13:00', 'CLOSED', 'TMX 2025-12-03: early close at 13:00'],
@@ -103,7 +103,7 @@ const FACTS: LocalFact[] = [
   ['XNZE', '2028-12-29', '12:45', 'CLOSED', "abbreviated trading before New Year's Day ends 12:45"],
 ]
 
-describeLocalFacts('2028 calendar facts: the Americas group, XJSE, XASX, XNZE', FACTS)
+describe('2028 calendar facts: the Americas group, XJSE, XASX, XNZE', () => testStatusFacts(FACTS))
 
 // Clock changes, as UTC instants: Toronto moves its clock; Mexico City has not since 2022, but BMV
 // moves its session with New York's.
@@ -158,7 +158,7 @@ const PHASES: PhaseFact[] = [
   ['XTSE', '2028-03-15', '09:00', 'CLOSED', 'closed'],
 ]
 
-describePhaseFacts('trading phases at known instants (phase beside an unchanged status)', PHASES)
+describe('trading phases at known instants (phase beside an unchanged status)', () => testPhaseFacts(PHASES))
 
 const GROUP = ['XNYS', 'XNAS', 'XCBO', 'XCBT', 'XNYM', 'XBSP', 'XJSE', 'XASX', 'XNZE', 'XTSE', 'XMEX']
 

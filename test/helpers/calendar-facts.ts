@@ -1,35 +1,35 @@
-// Dated calendar facts as tables: one row per local instant with the status (and, for phases,
-// the phase) the exchange's notice or rule gives. Each row goes through the listed-day check, so
-// the engine and the day /v5/calendar lists are both held to it.
-import { describe, expect, test } from 'bun:test'
+// A table of dated facts checked against the real schedule files at venues' local wall times:
+// one test per fact (shared by the facts-* files; times resolved by venue-time.ts).
+import { expect, test } from 'bun:test'
 import { phaseAt } from '../../src/calendar/engine'
+// statusAt through the listed-day check: each fact is also checked against the day /v5/calendar lists.
 import { statusAt } from './listed-days'
 import { localInstant, repoCalendar } from './venue-time'
 
-export type FactStatus = 'OPEN' | 'CLOSED' | 'UNKNOWN'
-/** [mic, local date, local time, expected status, why] */
-export type LocalFact = [string, string, string, FactStatus, string]
-/** [mic, local date, local time, expected status, expected phase (null when UNKNOWN)] */
-export type PhaseFact = [string, string, string, FactStatus, string | null]
+export type ExpectedStatus = 'OPEN' | 'CLOSED' | 'UNKNOWN'
+/** [venue, local date, local time HH:MM, expected status, why] */
+export type StatusFact = [string, string, string, ExpectedStatus, string]
+/** [venue, local date, local time HH:MM, expected status, expected phase (null when UNKNOWN)] */
+export type PhaseFact = [string, string, string, ExpectedStatus, string | null]
 
-export function describeLocalFacts(title: string, facts: LocalFact[]): void {
-  describe(title, () => {
-    for (const [mic, date, time, expected, why] of facts) {
-      test(`${mic} ${date} ${time} local is ${expected}: ${why}`, () => {
-        expect(statusAt(repoCalendar(mic), localInstant(mic, date, time)).status).toBe(expected)
-      })
-    }
-  })
+/** One test per fact: the status at that local time, and a provisional reason when UNKNOWN. */
+export function testStatusFacts(facts: StatusFact[]): void {
+  for (const [mic, date, time, expected, why] of facts) {
+    test(`${mic} ${date} ${time} local is ${expected}: ${why}`, () => {
+      const answer = statusAt(repoCalendar(mic), localInstant(mic, date, time))
+      expect(answer.status).toBe(expected)
+      if (expected === 'UNKNOWN') expect(answer.reason).toStartWith('provisional:')
+    })
+  }
 }
 
-export function describePhaseFacts(title: string, facts: PhaseFact[]): void {
-  describe(title, () => {
-    for (const [mic, date, time, status, phase] of facts) {
-      test(`${mic} ${date} ${time} local: ${status}, phase ${phase}`, () => {
-        const instant = localInstant(mic, date, time)
-        expect(statusAt(repoCalendar(mic), instant).status).toBe(status)
-        expect(phaseAt(repoCalendar(mic), instant)).toBe(phase as never)
-      })
-    }
-  })
+/** One test per fact: the status and the trading phase at that local time. */
+export function testPhaseFacts(facts: PhaseFact[]): void {
+  for (const [mic, date, time, status, phase] of facts) {
+    test(`${mic} ${date} ${time} local: ${status}, phase ${phase}`, () => {
+      const instant = localInstant(mic, date, time)
+      expect(statusAt(repoCalendar(mic), instant).status).toBe(status)
+      expect(phaseAt(repoCalendar(mic), instant)).toBe(phase as never)
+    })
+  }
 }
