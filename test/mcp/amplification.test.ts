@@ -20,9 +20,8 @@ const TOOLS_LIST = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' }
 const STATUS = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_market_status', arguments: { mic: 'XNYS' } } })
 /** The reported body: as many tools/list calls as fit in 256 KiB (5,577). */
 const reportedBatch = () => {
-  const batch: unknown[] = []
-  while (JSON.stringify([...batch, TOOLS_LIST(batch.length)]).length <= 256 * 1024 - 64) batch.push(TOOLS_LIST(batch.length))
-  return batch
+  const one = TOOLS_LIST(1)
+  return Array<typeof one>(Math.floor((256 * 1024 - 2) / (JSON.stringify(one).length + 1))).fill(one)
 }
 
 async function post(t: TestApp, body: unknown, address = '192.0.2.10', headers: Record<string, string> = {}) {
@@ -46,7 +45,7 @@ describe('batch length', () => {
   test('the reported 5,577-call batch gets one -32600 error, a few hundred bytes, and nothing is run', async () => {
     const t = makeTestApp({ env: { MCP_ANON_RATE_PER_MINUTE: '100000' } })
     const batch = reportedBatch()
-    expect(batch.length).toBeGreaterThan(5000)
+    expect(batch.length).toBe(5577)
     const answer = await post(t, batch)
     expect(answer.status).toBe(400)
     expect(answer.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining(String(MCP_MAX_BATCH)) } })
