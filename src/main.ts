@@ -3,10 +3,7 @@
 import { loadConfig, ConfigError, type Config } from './config'
 import { createLogger, type Logger } from './log'
 import { systemClock } from './clock'
-import { openDatabase } from './store/database'
-import { startCheckpoints } from './store/checkpoints'
-import { applyMigrations, MigrationError } from './store/migrate'
-import { MIGRATIONS } from './store/migrations'
+import { MigrationError } from './store/migrate'
 import { loadSigner } from './crypto/key-file'
 import { sqliteAccountStore } from './accounts/store'
 import { sqliteUsageStore } from './accounts/usage-store'
@@ -14,7 +11,10 @@ import { buildApp } from './app'
 import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
 import { runHealthcheck } from './cli/healthcheck'
-import { sqliteDeps } from './deps'
+import { openBackend, openSqlite, type OpenedBackend } from './wiring/open'
+import { PostgresIncomplete } from './wiring/postgres'
+import { DatabaseUnavailable } from './store/postgres'
+import { SigningKeyMismatch } from './store/key-record'
 import { CalendarRegistry } from './calendar/registry'
 import { startCalendarJobs } from './calendar/jobs'
 import { OverrideService } from './market/overrides/service'
@@ -46,13 +46,22 @@ function configOrExit(): Config {
 
 function openStore(config: Config, log: Logger) {
   try {
-    const db = openDatabase(config.databasePath)
-    const applied = applyMigrations(db, MIGRATIONS)
-    if (applied.length) log.info('database migrated', { path: config.databasePath, applied })
-    return db
+    return openSqlite(config.databasePath, log)
   } catch (error) {
     log.error('cannot open the database; not starting', { path: config.databasePath, error: (error as Error).message })
     process.exit(error instanceof MigrationError ? 3 : 1)
+  }
+}
+
+/** The configured backend, or an exit naming what is wrong (DATABASE_URL masked). */
+async function openBackendOrExit(parts: Parameters<typeof openBackend>[0]): Promise<OpenedBackend> {
+  try {
+    return await openBackend(parts)
+  } catch (error) {
+    const where = parts.config.databaseUrl ? {} : { path: parts.config.databasePath }
+    if (error instanceof DatabaseUnavailable || error instanceof PostgresIncomplete || error instanceof SigningKeyMismatch) console.error(`cannot start: ${error.message}`)
+    parts.log.error('cannot open the database; not starting', { ...where, error: (error as Error).message })
+    process.exit(error instanceof MigrationError ? 3 : error instanceof SigningKeyMismatch || error instanceof PostgresIncomplete ? 2 : 1)
   }
 }
 
@@ -73,24 +82,25 @@ async function serve(): Promise<void> {
     process.exit(2)
   }
   const log = createLogger(config.logLevel)
-  const db = openStore(config, log)
-  const stopCheckpoints = startCheckpoints(db, config.databasePath, log)
   const signer = loadSigner(config, new Date(systemClock.now()), log)
   const calendars = new CalendarRegistry(config.schedulesDir, log, systemClock)
   calendars.reload('boot')
-  const deps = sqliteDeps({ config, clock: systemClock, log, signer, calendars, db })
+  const backend = await openBackendOrExit({ config, clock: systemClock, log, signer, calendars })
+  const { deps } = backend
   const stopCalendarJobs = startCalendarJobs(deps)
   if (!config.securityContact) log.warn('no SECURITY_CONTACT configured: /.well-known/security.txt answers 404 (a security.txt without Contact is invalid)')
   const stopHaltMonitor = deps.halts.start()
   const stopAudit = deps.audit.start()
-  const stopSealer = deps.auditTrail.sealer.start()
-  const stopRetention = deps.auditTrail.retention.start()
+  // Jobs that must run on one node at a time run under leases in the database (store/leadership.ts).
+  const leases = deps.node.leadership
+  const stopSealer = leases.run('audit-sealer', () => deps.auditTrail.sealer.start())
+  const stopRetention = leases.run('audit-retention', () => deps.auditTrail.retention.start())
   const stopMcpUsage = deps.mcpUsage.start()
   const stopMcpAllowance = deps.mcpAllowance.start()
   const stopMeter = deps.meter.start()
-  const stopAccountJobs = startAccountJobs(deps)
+  const stopAccountJobs = leases.run('mail-and-allowance-sweep', () => startAccountJobs(deps))
   deps.healthExtras.push(() => ({ halt_monitor: deps.halts.status() }))
-  const stopDispatcher = deps.delivery.dispatcher.start()
+  const stopDispatcher = leases.run('webhook-dispatcher', () => deps.delivery.dispatcher.start())
   let app: ReturnType<typeof buildApp>
   try {
     app = listenOrFail(() => buildApp(deps).listen(listenOptions(config)), config)
@@ -99,7 +109,7 @@ async function serve(): Promise<void> {
     console.error(`cannot start: ${error.message}`)
     process.exit(2)
   }
-  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, base_url: config.publicBaseUrl, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir, data_dir: config.dataDir, reuse_port: config.reusePort })
+  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, storage: deps.node.backend, node_id: deps.node.id, base_url: config.publicBaseUrl, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir, data_dir: config.dataDir, reuse_port: config.reusePort })
   log.info('client address source', config.clientIpHeader ? { source: 'header', header: config.clientIpHeader, note: 'only correct behind a proxy that sets this header and hides the origin' } : { source: 'tcp_peer', note: 'behind a proxy set CLIENT_IP_HEADER to its client-address header' })
 
   let stopping = false
@@ -115,14 +125,13 @@ async function serve(): Promise<void> {
     stopCalendarJobs()
     stopHaltMonitor()
     await stopAudit()
-    stopSealer()
-    stopRetention()
+    await stopSealer()
+    await stopRetention()
     await stopMcpUsage()
     await stopMcpAllowance()
     await stopMeter()
     await stopAccountJobs()
-    await stopCheckpoints()
-    db.close()
+    await backend.close()
     log.info('stopped')
     process.exit(0)
   }
@@ -140,6 +149,11 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'calendars') process.exit(runCalendarsCommand(rest, configOrExit().schedulesDir))
   if (command === 'keys' || command === 'overrides' || command === 'backup' || command === 'mail') {
     const config = configOrExit()
+    if (config.databaseUrl) {
+      // Refused rather than silently working on a SQLite file the nodes do not use.
+      console.error(`${command}: DATABASE_URL is set, and this command does not work on PostgreSQL yet; run it without DATABASE_URL against a SQLite database`)
+      process.exit(2)
+    }
     const log = createLogger('warn')
     const { args, init } = takeInitFlag(rest)
     const out = (line: string) => console.log(line)

@@ -1,7 +1,8 @@
 // POST /v5/credits/purchase (key + X-Payment transaction proof) and GET /v5/credits/balance.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { API_KEY_HEADER } from '../../http/auth'
+import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { ApiError } from '../../http/errors'
 import { answeringPaymentErrors, spendTransfer, verifiedTransferOf } from '../service'

@@ -23,7 +23,7 @@ import { privateKeyFromSeed, rawPublicKey, signBytes } from '../../../src/crypto
 import { jcsFlat } from '../../../src/crypto/canonical'
 import { ed25519Jwk, jwkThumbprint } from '../../../src/crypto/jwk'
 import { randomBytes } from 'node:crypto'
-import { sqliteDeps } from '../../../src/deps'
+import { sqliteDeps } from '../../../src/wiring/sqlite'
 import { AuditLog } from '../../../src/audit/log'
 import { sqliteAuditStore } from '../../../src/audit/store'
 
