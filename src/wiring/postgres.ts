@@ -11,6 +11,7 @@ import { postgresLeaseStore } from '../store/lease-store-postgres'
 import { postgresKeyRecordStore } from '../store/key-record-postgres'
 import { watchPostgres } from '../store/postgres'
 import { postgresInstallationStore } from '../discovery/installation-postgres'
+import { postgresWitnessStore } from '../witness/store-postgres'
 
 /** A store whose PostgreSQL implementation this build does not have yet (see docs/scale-out.md). */
 export class PostgresIncomplete extends Error {
@@ -29,6 +30,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     leases: postgresLeaseStore(sql),
     keyRecord: postgresKeyRecordStore(sql),
     installation: postgresInstallationStore(sql),
+    witness: postgresWitnessStore(sql),
     status: watch.status,
     close: async () => watch.stop(),
   }
