@@ -12,6 +12,8 @@ import { postgresKeyRecordStore } from '../store/key-record-postgres'
 import { watchPostgres } from '../store/postgres'
 import { postgresInstallationStore } from '../discovery/installation-postgres'
 import { postgresWitnessStore } from '../witness/store-postgres'
+import { postgresOverrideStore } from '../market/overrides/store-postgres'
+import { postgresHaltStore } from '../market/halts/store-postgres'
 
 /** A store whose PostgreSQL implementation this build does not have yet (see docs/scale-out.md). */
 export class PostgresIncomplete extends Error {
@@ -31,6 +33,8 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     keyRecord: postgresKeyRecordStore(sql),
     installation: postgresInstallationStore(sql),
     witness: postgresWitnessStore(sql),
+    overrides: postgresOverrideStore(sql),
+    halts: postgresHaltStore(sql),
     status: watch.status,
     close: async () => watch.stop(),
   }
@@ -39,7 +43,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
 /** Every member of Stores, to name the missing ones. */
 const STORE_NAMES: readonly (keyof Stores)[] = [
   'backend', 'transactor', 'leases', 'keyRecord', 'accounts', 'usage', 'meterWrites', 'tokens', 'accountWrites', 'selfService', 'mailOutbox', 'enqueueMail',
-  'overrides', 'audit', 'witness', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'overrideMark', 'status', 'close',
+  'overrides', 'halts', 'audit', 'witness', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'status', 'close',
 ]
 
 export function postgresStores(sql: SQL, config: Config, log: Pick<Logger, 'warn' | 'info'>): Stores {

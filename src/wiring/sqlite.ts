@@ -12,6 +12,7 @@ import { sqliteSyncAccountWrites } from '../accounts/sync-writes'
 import { selfServiceKeys } from '../accounts/self-service'
 import { enqueueMail, mailOutbox } from '../accounts/mail/outbox'
 import { sqliteOverrideStore } from '../market/overrides/store'
+import { sqliteHaltStore } from '../market/halts/store'
 import { sqliteAuditStore } from '../audit/store'
 import { sqliteWitnessStore } from '../witness/store'
 import { sqliteInstallationStore } from '../discovery/installation'
@@ -44,6 +45,7 @@ export function sqliteStores(db: Database, config: Config): Stores {
     mailOutbox: mailOutbox(db),
     enqueueMail: (mail, now) => void enqueueMail(db, mail, now),
     overrides: sqliteOverrideStore(db),
+    halts: sqliteHaltStore(db),
     audit: sqliteAuditStore(db),
     witness: sqliteWitnessStore(db),
     installation: sqliteInstallationStore(db),
