@@ -13,6 +13,7 @@ import { watchPostgres } from '../store/postgres'
 import { postgresInstallationStore } from '../discovery/installation-postgres'
 import { postgresWitnessStore } from '../witness/store-postgres'
 import { postgresOverrideStore } from '../market/overrides/store-postgres'
+import { postgresAuditStore } from '../audit/store-postgres'
 import { postgresHaltStore } from '../market/halts/store-postgres'
 
 /** A store whose PostgreSQL implementation this build does not have yet (see docs/scale-out.md). */
@@ -34,6 +35,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     installation: postgresInstallationStore(sql),
     witness: postgresWitnessStore(sql),
     overrides: postgresOverrideStore(sql),
+    audit: postgresAuditStore(sql),
     halts: postgresHaltStore(sql),
     status: watch.status,
     close: async () => watch.stop(),
