@@ -70,7 +70,7 @@ describe('database down mid-traffic', () => {
         await Bun.sleep(200)
       }
       await waitFor(() => watch.status() === 'ok', 3 * WATCH_INTERVAL_MS, 'ok again')
-      expect((await (await app.handle(new Request('http://localhost/count'))).json()).n).toBe(2)
+      expect(((await (await app.handle(new Request("http://localhost/count"))).json()) as { n: number }).n).toBe(2)
       expect(log.lines.some((line) => line.msg === 'audit log writes recovered')).toBe(true)
     } finally {
       watch.stop()
