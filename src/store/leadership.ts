@@ -27,6 +27,8 @@ export class Leadership {
   private readonly jobs = new Map<string, Job>()
   private timer: ReturnType<typeof setInterval> | null = null
   private round: Promise<void> | null = null
+  /** A job was added during a round: one more round right after it (not at the next interval). */
+  private again = false
 
   constructor(
     private readonly store: LeaseStore,
@@ -75,7 +77,16 @@ export class Leadership {
 
   /** One round of tries (also called by tests); rounds never overlap. */
   tick(): Promise<void> {
-    this.round ??= this.tryAll().finally(() => {
+    if (this.round) {
+      this.again = true
+      return this.round
+    }
+    this.round = (async () => {
+      do {
+        this.again = false
+        await this.tryAll()
+      } while (this.again)
+    })().finally(() => {
       this.round = null
     })
     return this.round

@@ -15,7 +15,7 @@ import { afterAll, describe } from 'bun:test'
 import { openDatabase } from '../../src/store/database'
 import { applyMigrations } from '../../src/store/migrate'
 import { MIGRATIONS } from '../../src/store/migrations'
-import { migratedDatabase, type TestDatabase } from './postgres'
+import { migratedDatabase, startClusterFirst, type TestDatabase } from './postgres'
 
 export type BackendName = 'sqlite' | 'postgres'
 
@@ -51,6 +51,7 @@ export function forEachBackend(title: string, suite: (fresh: () => Promise<TestB
   for (const backend of BACKENDS) {
     describe(`${title} [${backend}]`, () => {
       const closers: (() => Promise<void>)[] = []
+      if (backend === 'postgres') startClusterFirst()
       afterAll(async () => {
         await Promise.all(closers.map((close) => close()))
       })

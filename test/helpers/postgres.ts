@@ -3,7 +3,7 @@
 // compared or sorted without COLLATE "C" shows up as a failing order in tests (the C locale
 // would hide it). `migratedDatabase()` copies a template migrated once per run.
 import { SQL } from 'bun'
-import { afterAll } from 'bun:test'
+import { afterAll, beforeAll } from 'bun:test'
 import { postgresCluster } from './postgres-cluster'
 import { applyPostgresMigrations } from '../../src/store/postgres-migrate'
 import { MIGRATIONS } from '../../src/store/migrations'
@@ -69,8 +69,17 @@ export async function migratedDatabase(label = 'db', max = 4): Promise<TestDatab
   return open(name, max)
 }
 
+/** Starting the cluster can take tens of seconds on a busy machine: done in a hook, not a test. */
+export const CLUSTER_START_MS = 180_000
+
+/** Starts the run's cluster before the tests of this scope (once per run; later calls return at once). */
+export function startClusterFirst(): void {
+  beforeAll(() => void postgresCluster(), CLUSTER_START_MS)
+}
+
 /** Databases made through `track` are dropped when the test file ends. */
 export function dropAfterAll(): (database: TestDatabase) => TestDatabase {
+  startClusterFirst()
   const made: TestDatabase[] = []
   afterAll(async () => {
     await Promise.all(made.map((database) => database.drop()))
