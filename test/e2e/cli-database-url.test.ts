@@ -44,7 +44,7 @@ describe('operator commands with DATABASE_URL', () => {
       expect(readdirSync(created.dataDir)).toEqual([])
       const [row] = (await database.sql`SELECT plan, email, status FROM api_keys WHERE key_prefix = ${key.slice(0, 17)}`) as { plan: string; email: string; status: string }[]
       expect(row).toEqual({ plan: 'builder', email: 'ops@example.com', status: 'active' })
-      const [{ id }] = (await database.sql`SELECT id FROM api_keys`) as { id: number }[]
+      const id = ((await database.sql`SELECT id FROM api_keys`) as { id: number }[])[0]!.id
       await database.sql`INSERT INTO key_usage (account_id, day, requests) VALUES (${id}, ${new Date().toISOString().slice(0, 10)}, 12)`
 
       const listed = await cli(['keys', 'list'], url)
