@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { sqliteMailOutbox, type MailOutbox } from '../../src/accounts/mail/outbox'
 import { postgresMailOutbox } from '../../src/accounts/mail/outbox-postgres'
-import { MAIL_LEASE_MS, MailWorker } from '../../src/accounts/mail/worker'
+import { MAIL_LEASE_MS, MAIL_POLL_MS, MailWorker } from '../../src/accounts/mail/worker'
 import { smtpTransport } from '../../src/accounts/mail/transport'
 import { sqliteTransactor } from '../../src/store/sqlite-transaction'
 import { postgresTransactor } from '../../src/store/postgres-transaction'
@@ -104,5 +104,29 @@ forEachBackend('mail outbox', (fresh) => {
     expect(new Set(received.map((mail) => mail.to[0])).size).toBe(30)
     expect(await a.outbox.counts()).toEqual({ queued: 0, sent: 30, failed: 0 })
     transport.close()
+  })
+
+  test('a message committed on another node wakes the running mail job at once (PostgreSQL: NOTIFY at commit)', async () => {
+    const { backend, a, b } = await open()
+    if (backend.name === 'sqlite') {
+      // One process: the request that stores the message wakes its own job (deps.mail.wake()).
+      expect(a.outbox.watch).toBeUndefined()
+      return
+    }
+    const transport = smtpTransport({ smtpUrl: smtp.url, from: 'keys@oracle.test' })
+    const worker = new MailWorker(a.outbox, transport, new FakeClock(NOW), memoryLogger())
+    const stop = worker.start()
+    try {
+      await Bun.sleep(200) // the start's first round and the LISTEN
+      const before = smtp.received.length
+      const to = `woken-${Math.random().toString(16).slice(2)}@example.com`
+      const started = Date.now()
+      await b.transactor.run(() => b.outbox.enqueue({ to, subject: 'Your key', text: 'hello' }, NOW))
+      const [mail] = (await smtp.waitFor(before + 1, MAIL_POLL_MS - 1000)).slice(before)
+      expect(mail!.to).toEqual([to])
+      expect(Date.now() - started).toBeLessThan(MAIL_POLL_MS - 1000)
+    } finally {
+      await stop()
+    }
   })
 })
