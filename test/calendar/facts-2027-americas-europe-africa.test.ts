@@ -2,7 +2,8 @@
 // holiday laws, exchange practice and notices named in each file's sources, plus a walk over every
 // day from 2026-11-23 to 2027-12-31 that must answer OPEN or CLOSED except on the provisional days.
 import { describe, expect, test } from 'bun:test'
-import { statusAt } from '../../src/calendar/engine'
+// statusAt through the listed-day check: each fact is also checked against the day /v5/calendar lists.
+import { statusAt } from '../helpers/listed-days'
 import { dateOfDayNumber, dayNumber, localToUtc, parseLocalTime } from '../../src/calendar/zone'
 import { sharedCalendars } from '../helpers/app'
 
