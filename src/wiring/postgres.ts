@@ -19,6 +19,7 @@ import { postgresSelfServiceStore } from '../accounts/self-service-store-postgre
 import { postgresMailOutbox } from '../accounts/mail/outbox-postgres'
 import { postgresWitnessStore } from '../witness/store-postgres'
 import { postgresOverrideStore } from '../market/overrides/store-postgres'
+import { postgresAuditStore } from '../audit/store-postgres'
 import { postgresHaltStore } from '../market/halts/store-postgres'
 
 /** A store whose PostgreSQL implementation this build does not have yet (see docs/scale-out.md). */
@@ -49,6 +50,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     enqueueMail: outbox.enqueue,
     witness: postgresWitnessStore(sql),
     overrides: postgresOverrideStore(sql),
+    audit: postgresAuditStore(sql),
     halts: postgresHaltStore(sql),
     status: watch.status,
     close: async () => watch.stop(),
