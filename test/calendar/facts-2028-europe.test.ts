@@ -2,19 +2,16 @@
 // XMAD, XOSL, XCSE, XWBO and XTAE (hours, holidays, early closes and DST edges from the
 // exchanges' notices named in each file's sources), XIST through 2028, the trading phases of
 // XETR, XMAD, XOSL, XCSE and XWBO (issue 20), and a walk over 2027-2028 for these venues.
-import { describe, expect, test } from 'bun:test'
-import { phaseAt } from '../../src/calendar/engine'
+import { describe } from 'bun:test'
 import type { Phase } from '../../src/calendar/phases'
-import { dateOfDayNumber, dayNumber } from '../../src/calendar/zone'
-import { sharedCalendars } from '../helpers/app'
-// statusOf goes through the listed-day check: each fact is also checked against the day /v5/calendar lists.
-import { localLookups } from '../helpers/calendars'
-import { statusAt } from '../helpers/listed-days'
+// Each fact goes through the listed-day check: it is also checked against the day /v5/calendar lists.
+import { testPhaseFacts, testStatusFacts, testUtcFacts, testWalkWithoutUnknown, type PhaseFact, type StatusFact, type UtcFact } from '../helpers/calendar-facts'
 
-const { calendarOf, localInstant, statusOf } = localLookups(sharedCalendars())
 const GROUP = ['XETR', 'XMAD', 'XOSL', 'XCSE', 'XWBO', 'XTAE', 'XIST'] as const
 
 type Expected = 'OPEN' | 'CLOSED'
+/** A venue's local wall time 'YYYY-MM-DD HH:MM' split into the date and time the shared fact tables take. */
+const at = (local: string): [string, string] => local.split(' ') as [string, string]
 // [mic, local 'YYYY-MM-DD HH:MM', expected, why]
 const FACTS: [string, string, Expected, string][] = [
   // Deutsche Börse Xetra: 09:00-17:30; Deutsche Börse's non-trading days; last trading day to 14:00.
@@ -124,7 +121,7 @@ const FACTS: [string, string, Expected, string][] = [
 
 // Daylight-saving edges as UTC instants. Europe: clocks go forward on Sunday 2028-03-26 and back
 // on Sunday 2027-10-31. Israel: forward on Friday 2027-03-26 (the Friday before the last Sunday of March).
-const UTC_FACTS: [string, string, Expected, string][] = [
+const UTC_FACTS: UtcFact[] = [
   ['XETR', '2028-03-24T07:59:00Z', 'CLOSED', '08:59 CET, before the open'],
   ['XETR', '2028-03-24T08:00:00Z', 'OPEN', '09:00 CET'],
   ['XETR', '2028-03-27T07:00:00Z', 'OPEN', '09:00 CEST, first Monday of summer time'],
@@ -144,16 +141,8 @@ const UTC_FACTS: [string, string, Expected, string][] = [
 ]
 
 describe('2025-2028 facts: Xetra, BME, Oslo, Copenhagen, Vienna, Tel Aviv, Istanbul', () => {
-  for (const [mic, local, expected, why] of FACTS) {
-    test(`${mic} ${local} local is ${expected}: ${why}`, () => {
-      expect(statusOf(mic, local).status).toBe(expected)
-    })
-  }
-  for (const [mic, instant, expected, why] of UTC_FACTS) {
-    test(`${mic} ${instant} is ${expected}: ${why}`, () => {
-      expect(statusAt(calendarOf(mic), Date.parse(instant)).status).toBe(expected)
-    })
-  }
+  testStatusFacts(FACTS.map(([mic, local, expected, why]): StatusFact => [mic, ...at(local), expected, why]))
+  testUtcFacts(UTC_FACTS)
 })
 
 // [mic, local, status, phase, why]: the phases never change the status.
@@ -190,32 +179,10 @@ const PHASE_FACTS: [string, string, Expected, Phase, string][] = [
 ]
 
 describe('trading phases (issue 20) at known instants', () => {
-  for (const [mic, local, status, phase, why] of PHASE_FACTS) {
-    test(`${mic} ${local} local: ${status}, ${phase} (${why})`, () => {
-      expect(statusOf(mic, local).status).toBe(status)
-      expect(phaseAt(calendarOf(mic), localInstant(mic, local))).toBe(phase)
-    })
-  }
+  testPhaseFacts(PHASE_FACTS.map(([mic, local, status, phase]): PhaseFact => [mic, ...at(local), status, phase]))
 })
 
 describe('every day of 2027 and 2028 answers from the calendar', () => {
-  for (const mic of GROUP) {
-    test(`${mic}: covered to 2028-12-31, nothing provisional, OPEN or CLOSED at 03:00, 12:00 and 16:00 local`, () => {
-      const calendar = calendarOf(mic)
-      expect(calendar.coverageTo).toBe('2028-12-31')
-      expect(Object.keys(calendar.file.provisional ?? {})).toEqual([])
-      const unknown: string[] = []
-      let open = 0
-      for (let day = dayNumber('2027-01-01'); day <= dayNumber('2028-12-31'); day++) {
-        for (const time of ['03:00', '12:00', '16:00']) {
-          const { status } = statusOf(mic, `${dateOfDayNumber(day)} ${time}`)
-          if (status === 'UNKNOWN') unknown.push(`${dateOfDayNumber(day)} ${time}`)
-          if (status === 'OPEN') open++
-        }
-      }
-      expect(unknown).toEqual([])
-      // Roughly 240-250 trading days a year at noon (and at 16:00 where the session runs that late).
-      expect(open).toBeGreaterThan(2 * 230)
-    })
-  }
+  // Roughly 240-250 trading days a year at noon (and at 16:00 where the session runs that late).
+  testWalkWithoutUnknown(GROUP, '2027-01-01', '2028-12-31', 2 * 230)
 })
