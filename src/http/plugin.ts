@@ -3,8 +3,7 @@
 import { Elysia } from 'elysia'
 import type { Logger } from '../log'
 import type { Clock } from '../clock'
-import { ApiError, jsonResponse, storageFull } from './errors'
-import { isStorageFull } from '../store/full'
+import { ApiError, jsonResponse, storageRefusal } from './errors'
 import { classOfKey } from '../accounts/plans'
 import { isAdminKey } from './auth'
 import { relativePath } from './host'
@@ -68,10 +67,11 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
         set.status = 408
         return jsonResponse({ error: 'REQUEST_TIMEOUT', message: 'the connection closed before the request was read' }, 408)
       }
-      // A full disk on any write surface: 503 STORAGE_FULL with Retry-After, not a 500.
-      if (isStorageFull(error)) {
-        deps.log.error('storage full: request refused, nothing saved', { path })
-        const refusal = storageFull()
+      // The database unreachable or its disk full, on any route: 503 with Retry-After, not a 500.
+      const refusal = storageRefusal(error)
+      if (refusal) {
+        if (refusal.errorCode === 'STORAGE_FULL') deps.log.error('storage full: request refused, nothing saved', { path })
+        else deps.log.warn('request refused: database unreachable', { path, error: error instanceof Error ? error.message : String(error) })
         set.status = refusal.status
         return refusal.toResponse()
       }

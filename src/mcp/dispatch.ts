@@ -1,8 +1,7 @@
 // Answering JSON-RPC messages: initialize, ping, tools/list, tools/call; batches; notifications.
 // Stateless: nothing is remembered between HTTP requests (no Mcp-Session-Id is issued).
 import type { AppDeps } from '../deps'
-import { ApiError, storageFull } from '../http/errors'
-import { isStorageFull } from '../store/full'
+import { ApiError, storageFull, storageRefusal, storageUnavailable } from '../http/errors'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import {
@@ -85,11 +84,17 @@ export async function dispatchBody(body: unknown, context: DispatchContext, maxB
   if (!answer) return { status: 202 }
   let text = JSON.stringify(answer)
   if (Buffer.byteLength(text) > maxBytes) text = JSON.stringify(overBudget(body, maxBytes))
-  if (isStorageFullAnswer(answer)) return { status: 503, text, headers: storageFull().headers }
+  const refused = storageRefusalOf(answer)
+  if (refused) return { status: 503, text, headers: refused.headers }
   return { status: 200, text }
 }
 
-const isStorageFullAnswer = (answer: JsonRpcResponse) => 'error' in answer && (answer.error.data as { error?: unknown } | undefined)?.error === 'STORAGE_FULL'
+/** The storage refusal a -32603 answer carries (dispatchOne puts it in `data`), or null. */
+function storageRefusalOf(answer: JsonRpcResponse): ApiError | null {
+  if (!('error' in answer)) return null
+  const code = (answer.error.data as { error?: unknown } | undefined)?.error
+  return code === 'STORAGE_FULL' ? storageFull() : code === 'STORAGE_UNAVAILABLE' ? storageUnavailable() : null
+}
 
 async function dispatchOne(element: unknown, context: DispatchContext): Promise<JsonRpcResponse | null> {
   const message = classify(element)
@@ -103,10 +108,10 @@ async function dispatchOne(element: unknown, context: DispatchContext): Promise<
       try {
         return await answerRequest(message.message, context)
       } catch (error) {
-        if (isStorageFull(error)) {
-          // The spec's error object rides in `data`, as on every other surface (503 STORAGE_FULL).
-          context.deps.log.error('tool endpoint: storage full', { method: message.message.method })
-          const refusal = storageFull()
+        const refusal = storageRefusal(error)
+        if (refusal) {
+          // The spec's error object rides in `data`, as on every other surface (503 STORAGE_FULL or STORAGE_UNAVAILABLE).
+          context.deps.log.error('tool endpoint: storage refused the request', { method: message.message.method, error: refusal.errorCode })
           return errorResponse(message.message.id, JSONRPC_ERRORS.INTERNAL_ERROR, refusal.message, refusal.body())
         }
         context.deps.log.error('tool endpoint: internal error', { method: message.message.method, error: (error as Error).message })

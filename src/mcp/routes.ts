@@ -2,8 +2,7 @@
 // GET and every other method answer 405 with Allow: POST (spec 4.5); OPTIONS is the CORS preflight.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../deps'
-import { jsonResponse, storageFull } from '../http/errors'
-import { isStorageFull } from '../store/full'
+import { jsonResponse, storageRefusal } from '../http/errors'
 import { BodyError, readBody } from '../http/body'
 import { responses } from '../http/openapi'
 import { clientAddress } from '../http/client-address'
@@ -23,11 +22,11 @@ export const MCP_MAX_DEPTH = 32
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown) =>
   jsonResponse(errorResponse(null, code, message, data), status, headers)
 
-/** A failure before any message could be answered, as JSON-RPC: a full disk is 503 with the error object, anything else 500. */
+/** A failure before any message could be answered, as JSON-RPC: a storage error is 503 with the error object, anything else 500. */
 function requestFailure(deps: AppDeps, error: unknown): Response {
-  if (isStorageFull(error)) {
-    deps.log.error('tool endpoint: storage full', {})
-    const refusal = storageFull()
+  const refusal = storageRefusal(error)
+  if (refusal) {
+    deps.log.error('tool endpoint: storage refused the request', { error: refusal.errorCode })
     return rpcError(refusal.status, JSONRPC_ERRORS.INTERNAL_ERROR, refusal.message, refusal.headers, refusal.body())
   }
   deps.log.error('tool endpoint: internal error', { error: (error as Error).message })
@@ -141,7 +140,7 @@ export function mcpRoutes(deps: AppDeps) {
               415: ['Content-Type is not application/json', JsonRpcFailure],
               429: ['Anonymous rate per address reached (MCP_ANON_RATE_PER_MINUTE; a batch counts each element): -32000 with data {error: RATE_LIMITED, retry_after_seconds}, Retry-After', JsonRpcFailure],
               500: ['Unexpected failure before any message was answered (-32603)', JsonRpcFailure],
-              503: ['Storage full: -32603 with data {error: STORAGE_FULL, message} (Retry-After)', JsonRpcFailure],
+              503: ['Storage full or unreachable: -32603 with data {error: STORAGE_FULL or STORAGE_UNAVAILABLE, message} (Retry-After)', JsonRpcFailure],
             }),
             202: { description: 'Accepted: the body held only notifications or responses' },
           },

@@ -45,14 +45,14 @@ describe('SIGTERM', () => {
     `${RUNS} starts and stops: each exits 0 after logging "shutting down" and, last, "stopped"`,
     async () => {
       const outcomes: { run: number; code: number | null; last: string | undefined; shuttingDown: boolean }[] = []
-      // Two at a time (the machine has two cores): ten real starts and stops.
-      for (let run = 0; run < RUNS; run += 2) {
-        const pair = await Promise.all([startAndStop(), startAndStop()])
-        pair.forEach(({ code, lines }, index) => outcomes.push({ run: run + index, code, last: lines.at(-1)?.msg, shuttingDown: lines.some((line) => line.msg === 'shutting down' && line.signal === 'SIGTERM') }))
+      // One at a time: two starts at once on a loaded 2-core machine can miss the start deadline.
+      for (let run = 0; run < RUNS; run++) {
+        const { code, lines } = await startAndStop()
+        outcomes.push({ run, code, last: lines.at(-1)?.msg, shuttingDown: lines.some((line) => line.msg === 'shutting down' && line.signal === 'SIGTERM') })
       }
       for (const outcome of outcomes) expect(outcome).toEqual({ run: outcome.run, code: 0, last: 'stopped', shuttingDown: true })
     },
-    180_000,
+    300_000,
   )
 
   test(
