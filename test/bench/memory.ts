@@ -1,0 +1,48 @@
+// Issue 21, target 4 (`bun test/bench/memory.ts`; BENCH_MEMORY_RECEIPTS, default 1,000,000): the
+// bench app's resident memory after 10,000 live receipts served (GET /v5/status with a paid key,
+// each metered and durably logged) and after BENCH_MEMORY_RECEIPTS, read from /proc (VmRSS)
+// after the load stops. Growth with work done would show here; what the target allows is 50 MB.
+import { readFileSync } from 'node:fs'
+import { startServer } from './start-server'
+import { load } from './measure'
+
+const RECEIPTS = Number(process.env.BENCH_MEMORY_RECEIPTS ?? 1_000_000)
+const FIRST = 10_000
+
+export interface MemoryFigures {
+  first: { receipts: number; rssMiB: number }
+  last: { receipts: number; rssMiB: number }
+  peakMiB: number
+  seconds: number
+  loadAverage: string
+}
+
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+const hwmMiB = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+
+export async function memoryBench(receipts = RECEIPTS): Promise<MemoryFigures> {
+  const app = await startServer('app.ts', { WITNESS_BODIES: '10' })
+  const url = `http://127.0.0.1:${app.fields[0]}/v5/status?mic=XNYS`
+  const headers = { 'X-Oracle-Key': app.fields[1]! }
+  const started = performance.now()
+  try {
+    let served = 0
+    const serve = async (until: number, seconds: number) => {
+      while (served < until) {
+        const result = await load(url, { headers, seconds })
+        if (result.non2xx) throw new Error(`memory bench: ${result.non2xx} non-2xx answers`)
+        served += result.requests
+      }
+      await Bun.sleep(1000) // the last answers and commits settle
+    }
+    await serve(FIRST, 1)
+    const first = { receipts: served, rssMiB: rssMiB(app.pid) }
+    await serve(receipts, 10)
+    const last = { receipts: served, rssMiB: rssMiB(app.pid) }
+    return { first, last, peakMiB: hwmMiB(app.pid), seconds: (performance.now() - started) / 1000, loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') }
+  } finally {
+    await app.stop()
+  }
+}
+
+if (import.meta.main) console.log(await memoryBench())
