@@ -23,6 +23,7 @@ import { memoryLogger } from '../../src/log'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { startServer } from './start-server'
 import { measure, type Load } from './measure'
+import { machineLine, writeDocFigures } from './doc-figures'
 
 const ROWS = Number(process.env.BENCH_GROWTH_ROWS ?? 10_000_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -161,4 +162,26 @@ export async function growthBench(rows = ROWS): Promise<GrowthFigures> {
   }
 }
 
-if (import.meta.main) console.log(await growthBench())
+export function growthRows(g: GrowthFigures): string[] {
+  const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+  const rows = fmt(g.rows)
+  const flat = g.statusFull.rps / g.statusEmpty.rps
+  const ms = (first: number, median: number) => `first ${fmt(first, 1)} ms, median of 20 ${fmt(median, 1)} ms`
+  return [
+    '| measure | figure | target | met |',
+    '|---|---|---|---|',
+    `| fill: ${rows} live receipts of one day through the store (batches of 10,000) | ${fmt(g.fillSeconds)} s = ${fmt(g.rows / g.fillSeconds)} rows/s (load ${g.load.fill}) | | |`,
+    `| seal that day of ${rows} receipts (tree, signature, leaf index; one core) | ${fmt(g.sealSeconds, 1)} s (load ${g.load.seal}) | < 100 s | ${g.sealSeconds < 100 ? 'yes' : 'NO'} |`,
+    `| longest event-loop pause while sealing it | ${fmt(g.sealLongestPauseMs, 1)} ms | < 250 ms | ${g.sealLongestPauseMs < 250 ? 'yes' : 'NO'} |`,
+    `| GET /v5/status (paid key) with ${rows} rows in the log / empty log (alternated rounds) | ${fmt(g.statusFull.rps)} / ${fmt(g.statusEmpty.rps)} req/s = ${flat.toFixed(3)}; of bare signing ${(g.statusFull.rps / g.bare.rps).toFixed(3)} / ${(g.statusEmpty.rps / g.bare.rps).toFixed(3)}; event-loop CPU ${fmt(g.statusFull.loopCpuUs ?? 0, 1)} / ${fmt(g.statusEmpty.loopCpuUs ?? 0, 1)} µs per request (load ${g.load.http}) | >= 0.95 | ${flat >= 0.95 ? 'yes' : 'NO'} |`,
+    `| GET /v5/audit/proof, receipts of the sealed day of ${rows} | ${ms(g.proofFirstMs, g.proofMedianMs)} | < 20 ms | ${g.proofMedianMs < 20 ? 'yes' : 'NO'} |`,
+    `| GET /v5/receipts first page (50; the key owns the ${rows} rows) | ${ms(g.receiptsFirstMs, g.receiptsMedianMs)} | < 20 ms | ${g.receiptsMedianMs < 20 ? 'yes' : 'NO'} |`,
+    `| GET /v5/archive first page (XNYS, that day: ${fmt(Math.ceil(g.rows / 28))} rows of the venue) | ${ms(g.archiveFirstMs, g.archiveMedianMs)} | < 20 ms | ${g.archiveMedianMs < 20 ? 'yes' : 'NO'} |`,
+  ]
+}
+
+if (import.meta.main) {
+  const rows = growthRows(await growthBench())
+  for (const row of rows) console.log(row)
+  writeDocFigures('growth', `${machineLine()} (\`bun test/bench/growth.ts\`, BENCH_GROWTH_ROWS)`, rows)
+}

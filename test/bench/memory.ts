@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { startServer } from './start-server'
 import { load } from './measure'
+import { machineLine, writeDocFigures } from './doc-figures'
 
 const RECEIPTS = Number(process.env.BENCH_MEMORY_RECEIPTS ?? 1_000_000)
 const FIRST = 10_000
@@ -45,4 +46,18 @@ export async function memoryBench(receipts = RECEIPTS): Promise<MemoryFigures> {
   }
 }
 
-if (import.meta.main) console.log(await memoryBench())
+export function memoryRows(m: MemoryFigures): string[] {
+  const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+  const growth = m.last.rssMiB - m.first.rssMiB
+  return [
+    '| measure | figure | target | met |',
+    '|---|---|---|---|',
+    `| RSS of the app after ${fmt(m.first.receipts)} / ${fmt(m.last.receipts)} GET /v5/status receipts (paid key, each logged) | ${fmt(m.first.rssMiB, 1)} / ${fmt(m.last.rssMiB, 1)} MiB (growth ${fmt(growth, 1)} MiB; peak ${fmt(m.peakMiB, 1)} MiB; ${fmt(m.seconds)} s; load ${m.loadAverage}) | growth < 50 MB | ${growth * 2 ** 20 < 50e6 ? 'yes' : 'NO'} |`,
+  ]
+}
+
+if (import.meta.main) {
+  const rows = memoryRows(await memoryBench())
+  for (const row of rows) console.log(row)
+  writeDocFigures('memory', `${machineLine()} (\`bun test/bench/memory.ts\`)`, rows)
+}
