@@ -58,6 +58,9 @@ const deps = sqliteDeps(
 const stopAudit = deps.audit.start()
 const { key } = await issueKey(deps.accounts, { plan: 'pro', now: new Date() })
 const { key: freeKey } = await issueKey(deps.accounts, { plan: 'free', now: new Date() })
+// More pro keys (BENCH_PAID_KEYS): each has the plan's daily limit, so a long paid-key run takes turns.
+const paidKeys = [key]
+for (let i = 1; i < Number(process.env.BENCH_PAID_KEYS ?? 1); i++) paidKeys.push((await issueKey(deps.accounts, { plan: 'pro', now: new Date() })).key)
 // BENCH_METER=off: every keyed request admitted without counting (the path before metering), for the ratio.
 if (process.env.BENCH_METER === 'off') deps.meter.meter = async () => ({ admitted: true, via: 'quota', rate: { limit: 0, remaining: 0, resetAt: 0 }, creditBalance: null, day: '' })
 deps.meter.start()
@@ -93,7 +96,7 @@ deps.mcpUsage.start()
 deps.mcpAllowance.start()
 
 const app = buildApp(deps).listen({ port: Number(process.argv[2] ?? 0), hostname: '127.0.0.1' })
-console.log(`READY ${app.server!.port} ${key} ${page.kid} ${bodiesFile} ${mcpBodyFile} ${freeKey}`)
+console.log(`READY ${app.server!.port} ${key} ${page.kid} ${bodiesFile} ${mcpBodyFile} ${freeKey} ${paidKeys.join(',')}`)
 // The bench owns this temp directory (unless given one): remove it (database, WAL, fixtures) when the run stops it.
 process.on('SIGTERM', async () => {
   await stopAudit()
