@@ -103,7 +103,7 @@ export class DeliveryWorker {
       this.deps.queue.delivered(row.id, result.statusCode, now)
       return
     }
-    const error = result.error ?? `HTTP ${result.statusCode}`
+    const error = result.detail ?? result.error ?? `HTTP ${result.statusCode}`
     const delay = row.attempts >= MAX_ATTEMPTS ? null : retryDelayMs(row.attempts, this.deps.intervalSeconds())
     if (delay === null) {
       this.deps.queue.deadLetter(row.id, row.webhook_id, result.statusCode, error, now)
