@@ -72,6 +72,9 @@ export class Dispatcher {
   start(): () => Promise<void> {
     const requeued = this.parts.queue.requeueInterrupted(this.deps.clock.now())
     if (requeued) this.deps.log.warn('webhook deliveries interrupted by a restart are queued again (same webhook-id)', { count: requeued })
+    if (this.deps.config.delivery.allowPrivateTargets) {
+      this.deps.log.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: the webhook request-forgery guard is off; webhooks may reach loopback, private, link-local and cloud-metadata addresses. Use it only inside a network you control, or for local testing (docs/delivery.md)')
+    }
     this.running = true
     this.deps.overrides.changed.add(this.wake)
     this.deps.halts.changed.add(this.wake)
