@@ -13,6 +13,7 @@ const ResultSchema = t.Object({
   expired: t.Boolean(),
   reason: t.String({ description: 'SIGNATURE_VALID, INVALID_SIGNATURE, MALFORMED_RECEIPT, ORACLE_NOT_CONFIGURED, or a RECEIPT_EXPIRED message' }),
   receipt_type: t.Union([t.String(), t.Null()]),
+  unsigned_members: t.Union([t.Array(t.String()), t.Null()], { description: 'members the signature does not cover (besides signature): not vouched for, even when valid is true; null when the type is not recognised' }),
   mic: t.Union([t.String(), t.Null()]),
   status: t.Union([t.String(), t.Null()]),
   expires_at: t.Union([t.String(), t.Null()]),
