@@ -1,6 +1,7 @@
 // What each self-service key offers, and the texts that go with it (answers and e-mails).
 // Figures of spec 8; the free daily limit is left open by the spec (500 here, see docs/accounts.md).
 import type { Config } from '../config'
+import { capabilities } from './capabilities'
 import { PAID_DAILY_LIMITS, SANDBOX_CALLS } from './plan-limits'
 
 // The sandbox allowance is enforced by metering (plan-limits.ts); the offers quote the same figures.
@@ -24,6 +25,14 @@ export function plansOffer(config: Config) {
     builder: { daily_limit: PAID_DAILY_LIMITS.builder, price_usdc: '99', mint: `POST ${base}/v5/x402/mint`, checkout: `POST ${base}/v5/checkout {"plan": "builder"}` },
     pro: { daily_limit: PAID_DAILY_LIMITS.pro, price_usdc: '299', mint: `POST ${base}/v5/x402/mint`, checkout: `POST ${base}/v5/checkout {"plan": "pro"}` },
   }
+}
+
+/** How the owner of an agent_id whose key is lost gets going again, with what this installation offers. */
+export function lostKeyOptions(config: Config): { way: string; request: string; note: string }[] {
+  const base = config.publicBaseUrl
+  const options = [{ way: 'new_instant_key', request: `POST ${base}/v5/keys/instant {"agent_id": "<another agent_id>"}`, note: `a new free key under another agent_id (answers count against ${INSTANT_PER_ADDRESS_PER_DAY} per client address per UTC day)` }]
+  if (capabilities(config).emailKeys) options.push({ way: 'email_key', request: `POST ${base}/v5/keys/request {"email": "<your address>"}`, note: 'a new free key sent to your e-mail address' })
+  return options
 }
 
 export function curlExample(config: Config, key: string): string {

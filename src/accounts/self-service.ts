@@ -23,7 +23,8 @@ export class AllowanceExhausted extends Error {
   }
 }
 
-export type InstantOutcome = { kind: 'issued'; key: string; keyPrefix: string } | { kind: 'existing'; keyPrefix: string; plan: Plan }
+/** `existing`: the agent_id has a key; nothing about that key is told (its owner has it). */
+export type InstantOutcome = { kind: 'issued'; key: string; keyPrefix: string } | { kind: 'existing' }
 
 const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed: api_keys\.agent_id/.test(error.message)
 
@@ -37,7 +38,7 @@ export function selfServiceKeys(db: Database, config: Config) {
     `INSERT INTO api_keys (key_hash, key_prefix, class, plan, created_at, expires_at, calls_remaining, agent_id, email)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   )
-  const byAgent = db.query('SELECT key_prefix, plan FROM api_keys WHERE agent_id = ?')
+  const hasAgent = db.query('SELECT 1 AS found FROM api_keys WHERE agent_id = ?')
 
   const newKey = (keyClass: KeyClass, plan: Plan, now: number, extra: { expiresAt?: string; callsRemaining?: number; agentId?: string; email?: string; useCase?: string | null }, channel: KeyChannel) => {
     const key = KEY_CLASSES[keyClass] + randomBytes(32).toString('hex')
@@ -60,21 +61,24 @@ export function selfServiceKeys(db: Database, config: Config) {
     limits,
     events,
 
-    /** A free key for an agent_id, once; a repeat names the existing key's prefix and spends nothing. */
+    /**
+     * A free key for an agent_id, once. Every answer takes a unit of the address's allowance,
+     * a repeat for an agent_id that has a key too (so the endpoint cannot be asked without limit
+     * whether an agent_id exists); a repeat creates nothing.
+     */
     instant(agentId: string, address: string, now: number): InstantOutcome {
       const run = db.transaction((): InstantOutcome => {
-        const existing = byAgent.get(agentId) as { key_prefix: string; plan: Plan } | null
-        if (existing) return { kind: 'existing', keyPrefix: existing.key_prefix, plan: existing.plan }
         take({ scope: 'instant', subject: address, limit: INSTANT_PER_ADDRESS_PER_DAY, windowStart: utcDayStart(now), windowMs: DAY_MS }, now)
+        if (hasAgent.get(agentId)) return { kind: 'existing' }
         return { kind: 'issued', ...newKey('free', 'free', now, { agentId }, 'instant') }
       })
       try {
         return run.immediate()
       } catch (error) {
-        // Another process inserted the same agent_id between our read and our insert.
+        // Another process inserted the same agent_id between our read and our insert: that
+        // attempt rolled back (its unit too); run again, which answers the repeat and counts it.
         if (!isUniqueViolation(error)) throw error
-        const existing = byAgent.get(agentId) as { key_prefix: string; plan: Plan }
-        return { kind: 'existing', keyPrefix: existing.key_prefix, plan: existing.plan }
+        return run.immediate()
       }
     },
 
