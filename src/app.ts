@@ -39,7 +39,7 @@ export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string; hooks?: unknown }[] = () => []
   const app = new Elysia({ name: 'openbell' })
     .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
-    .use(corsPlugin())
+    .use(corsPlugin(deps.config))
     .use(hardeningPlugin())
     .use(keyRoutes(deps))
     .use(healthRoutes(deps))

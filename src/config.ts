@@ -43,6 +43,7 @@ export const CONFIG_VARIABLES = {
   KEY_VALID_UNTIL: { kind: 'string', doc: 'ISO instant of a scheduled rotation; default none (null)', schema: isoInstant },
   ISSUER: { kind: 'string', default: 'localhost', doc: 'bare domain of this service, signed into receipts ({issuer}/v5/keys holds the key)', schema: Type.String({ pattern: '^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$' }) },
   PUBLIC_BASE_URL: { kind: 'string', doc: 'absolute base URL used in links (jwks_uri, docs); default `https://<ISSUER>`; for ISSUER localhost, `http://` with the host and port the service listens on', schema: Type.String({ pattern: '^https?://[^/]+$' }) },
+  CORS_ALLOWED_ORIGINS: { kind: 'string', doc: 'comma-separated origins (`https://app.example`) whose pages may also use the key-minting, token and purchase routes from a browser; unset = only pages of this service itself (its `PUBLIC_BASE_URL` origin). The CORS policy of every route: docs/operations.md', schema: Type.String({ pattern: '^https?://[^\\s,/]+(,\\s*https?://[^\\s,/]+)*$' }) },
   ADMIN_KEY: { kind: 'string', doc: 'master key for operator endpoints (X-Oracle-Key); unset = operator endpoints refuse every request', schema: Type.String({ minLength: 24 }) },
   SCHEDULES_DIR: { kind: 'string', doc: 'calendar directory; default `schedules/` next to the binary, else in the working directory', schema: Type.String({ minLength: 1 }) },
   CLIENT_IP_HEADER: { kind: 'string', default: '', doc: 'empty (default) = the TCP peer address; behind a proxy, the only header the client address is read from (`cf-connecting-ip` behind Cloudflare). A missing or non-IP header value falls back to the peer', schema: Type.String({ pattern: '^[A-Za-z0-9-]*$' }) },
@@ -122,6 +123,8 @@ export interface Config {
   adminKey: string | null
   schedulesDir: string
   clientIpHeader: string | null
+  /** Origins allowed on the CORS 'listed' routes besides the service's own (src/http/cors-policy.ts). */
+  corsAllowedOrigins: string[]
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   receiptRetentionDays: number
   reusePort: boolean
@@ -185,6 +188,22 @@ function defaultSchedulesDir(): string {
   return existsSync(besideBinary) ? besideBinary : resolve('schedules')
 }
 
+/** CORS_ALLOWED_ORIGINS as origins (scheme://host[:port], lower case); a path or other URL part is a configuration error. */
+function corsOrigins(value: string | undefined): string[] {
+  if (!value) return []
+  return value.split(',').map((entry) => {
+    const text = entry.trim()
+    let origin: string
+    try {
+      origin = new URL(text).origin
+    } catch {
+      throw new ConfigError('CORS_ALLOWED_ORIGINS', `not an origin: ${JSON.stringify(text)}`)
+    }
+    if (origin !== text.toLowerCase().replace(/\/$/, '')) throw new ConfigError('CORS_ALLOWED_ORIGINS', `give origins only (scheme://host[:port]), not ${JSON.stringify(text)}`)
+    return origin
+  })
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const get = <T>(name: ConfigVariable) => readVariable(env, name) as T
   const dataDir = resolve(get<string | undefined>('DATA_DIR') ?? join(programDir(), 'data'))
@@ -227,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminKey: get<string | undefined>('ADMIN_KEY') ?? null,
     schedulesDir: resolve(get<string | undefined>('SCHEDULES_DIR') ?? defaultSchedulesDir()),
     clientIpHeader: clientIpHeader === '' ? null : clientIpHeader.toLowerCase(),
+    corsAllowedOrigins: corsOrigins(get<string | undefined>('CORS_ALLOWED_ORIGINS')),
     logLevel: get<Config['logLevel']>('LOG_LEVEL'),
     receiptRetentionDays: get<number>('RECEIPT_RETENTION_DAYS'),
     reusePort: get<string>('REUSE_PORT') === 'true',
