@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError } from '../../http/errors'
 import { readBodyText } from '../../http/body'
-import { jsonBody, responses } from '../../http/openapi'
+import { jsonBody, requiredByRoute, responses } from '../../http/openapi'
 import { verificationKeys, verifyReceipt } from '../verify'
 
 const MAX_RECEIPT_BYTES = 16_384
@@ -61,7 +61,7 @@ export function verifyRoutes(deps: AppDeps) {
         return verify(receipt)
       },
       {
-        query: t.Object({ receipt: t.Optional(t.String({ description: 'JSON-encoded receipt (required)' })) }),
+        query: t.Object({ receipt: t.Optional(t.String({ description: 'JSON-encoded receipt', ...requiredByRoute })) }),
         detail: { tags: ['verification'], summary: 'Verify a receipt passed as JSON in the query', responses: responses({ 200: ['Verification result', ResultSchema], 400: 'RECEIPT_REQUIRED or BAD_REQUEST' }) },
       },
     )
