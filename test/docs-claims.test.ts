@@ -27,4 +27,14 @@ describe('documentation claims', () => {
     expect(JSON.parse(read('package.json')).scripts.build).toContain('rm -f dist/build-info.json')
     expect(read('.ci/run')).toMatch(/> dist\/build-info\.json/)
   })
+
+  test('the README walk-through (and the examples of accounts.md and witness.md) reach the service through $BASE, set once', () => {
+    const readme = read('README.md')
+    const walkThrough = readme.slice(readme.indexOf('## Walk-through'), readme.indexOf('\n## ', readme.indexOf('## Walk-through') + 5))
+    const commands = [...walkThrough.matchAll(/```sh\n([\s\S]*?)```/g)].map((block) => block[1]!).join('\n')
+    expect(commands).toContain('BASE=http://localhost:8080')
+    expect(commands.split('\n').filter((line) => line.includes('localhost:8080') && !line.startsWith('BASE='))).toEqual([])
+    expect(commands.match(/"\$BASE\//g)!.length).toBeGreaterThan(50)
+    for (const document of ['docs/accounts.md', 'docs/witness.md']) expect([document, read(document).includes('localhost:8080/')]).toEqual([document, false])
+  })
 })
