@@ -28,6 +28,7 @@ import { USAGE } from './cli/usage'
 import { runMailCommand } from './cli/mail'
 import { mailOutbox } from './accounts/mail/outbox'
 import { startAccountJobs } from './accounts/jobs'
+import { runDbCommand } from './cli/db-copy'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
 process.env.TZ = 'UTC'
@@ -152,6 +153,16 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === undefined || command === 'serve') return serve()
   if (command === 'calendars') process.exit(runCalendarsCommand(rest, configOrExit().schedulesDir))
+  if (command === 'db') {
+    const config = configOrExit()
+    const log = createLogger('warn')
+    const openSource = () => {
+      const opened = openCliDatabase(config, false, (path) => openStore({ ...config, databasePath: path }, log), (line) => console.error(line))
+      return opened.ok ? opened.db : null
+    }
+    const status = process.stdout.isTTY ? (line: string) => void process.stdout.write(`\r\x1b[K${line}`) : null
+    process.exit(await runDbCommand(rest, { out: (line) => console.log(line), err: (line) => console.error(line), status, now: () => Date.now(), openSource }))
+  }
   if (command === 'keys' || command === 'overrides' || command === 'backup' || command === 'mail') {
     const config = configOrExit()
     if (config.databaseUrl) {
