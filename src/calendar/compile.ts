@@ -2,6 +2,7 @@
 // a status lookup is a binary search, not date arithmetic. Done once per load.
 import type { ScheduleFile } from './schema'
 import { lunchBreak, planDay, type DayPlan } from './day-plan'
+import { BAND_PHASES, bandLookup, resolveBands } from './phases'
 import { DAY_MS, MINUTE_MS, dayNumber, formatLocalTime, localToUtc, zoneOffsetMs } from './zone'
 
 export interface CompiledCalendar {
@@ -24,6 +25,15 @@ export interface CompiledCalendar {
   /** SPAN_CLOSED, SPAN_OPEN or SPAN_PROVISIONAL per span. */
   state: Uint8Array
   reasons: string[]
+  /** The trading-phase bands of every covered trading day as UTC [start, end), ordered; null when the file has no phases. */
+  bands: CompiledBands | null
+}
+
+/** Band i covers [starts[i], ends[i]) with phase BAND_PHASES[codes[i]]. Bands never overlap. */
+export interface CompiledBands {
+  starts: Float64Array
+  ends: Float64Array
+  codes: Uint8Array
 }
 
 export const SPAN_CLOSED = 0
@@ -84,7 +94,7 @@ export function compileCalendar(file: ScheduleFile): CompiledCalendar {
     file,
   }
   if (file.always_open || !file.coverage) {
-    return { ...common, coverageStart: -Infinity, coverageEnd: Infinity, coverageFrom: null, coverageTo: null, starts: new Float64Array([-Infinity]), state: new Uint8Array([SPAN_OPEN]), reasons: ['continuous trading (24/7)'] }
+    return { ...common, coverageStart: -Infinity, coverageEnd: Infinity, coverageFrom: null, coverageTo: null, starts: new Float64Array([-Infinity]), state: new Uint8Array([SPAN_OPEN]), reasons: ['continuous trading (24/7)'], bands: null }
   }
 
   const tz = file.timezone
@@ -104,6 +114,8 @@ export function compileCalendar(file: ScheduleFile): CompiledCalendar {
     reasons.push(reason)
   }
 
+  const lookup = bandLookup(file)
+  const bands = { starts: [] as number[], ends: [] as number[], codes: [] as number[] }
   const provisional = file.provisional ?? {}
   for (let day = firstDay; day <= lastDay; day++) {
     const plan = planDay(file, day)
@@ -130,6 +142,18 @@ export function compileCalendar(file: ScheduleFile): CompiledCalendar {
       push(toUtc(start), toUtc(end), true, openReason(plan))
     })
     push(toUtc(plan.segments.at(-1)![1]), dayEnd, false, afterCloseReason(plan))
+    if (lookup) {
+      for (const band of resolveBands(lookup(day, plan.date).bands, plan)) {
+        // The validator refuses bands outside the day; a wall time in a DST gap may still collapse one.
+        if (band.start < 0 || band.end > 1440) continue
+        const start = toUtc(band.start)
+        const end = toUtc(band.end)
+        if (end <= start) continue
+        bands.starts.push(start)
+        bands.ends.push(end)
+        bands.codes.push(BAND_PHASES.indexOf(band.phase))
+      }
+    }
   }
 
   return {
@@ -141,5 +165,6 @@ export function compileCalendar(file: ScheduleFile): CompiledCalendar {
     starts: Float64Array.from(starts),
     state: Uint8Array.from(state),
     reasons,
+    bands: lookup ? { starts: Float64Array.from(bands.starts), ends: Float64Array.from(bands.ends), codes: Uint8Array.from(bands.codes) } : null,
   }
 }

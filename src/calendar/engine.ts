@@ -2,6 +2,7 @@
 // functions of (compiled calendar, instant). UNKNOWN whenever the calendar cannot say: outside
 // coverage, and all day on a provisional date.
 import { SPAN_OPEN, SPAN_PROVISIONAL, type CompiledCalendar } from './compile'
+import { BAND_PHASES, type Phase } from './phases'
 
 export type CalendarStatus = 'OPEN' | 'CLOSED' | 'UNKNOWN'
 
@@ -93,4 +94,30 @@ export function nextClose(calendar: CompiledCalendar, instant: number): number |
 /** The provisional entry of a local date, if any. */
 export function provisionalOn(calendar: CompiledCalendar, localDate: string): { name: string; why: string } | null {
   return calendar.file.provisional?.[localDate] ?? null
+}
+
+/**
+ * The trading phase at an instant: a band covering it wins; else `continuous` inside an open
+ * segment; else `closed`. Null when the status is UNKNOWN (outside coverage, a provisional day).
+ * Phases never change the status: a band inside an open segment leaves it OPEN.
+ */
+export function phaseAt(calendar: CompiledCalendar, instant: number): Phase | null {
+  return phaseOf(calendar, instant, statusAt(calendar, instant).status)
+}
+
+/** phaseAt for a status already looked up at the same instant. */
+export function phaseOf(calendar: CompiledCalendar, instant: number, status: CalendarStatus): Phase | null {
+  if (status === 'UNKNOWN') return null
+  const bands = calendar.bands
+  if (bands && bands.starts.length) {
+    let low = 0
+    let high = bands.starts.length - 1
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1
+      if (bands.starts[mid]! <= instant) low = mid
+      else high = mid - 1
+    }
+    if (bands.starts[low]! <= instant && instant < bands.ends[low]!) return BAND_PHASES[bands.codes[low]!]!
+  }
+  return status === 'OPEN' ? 'continuous' : 'closed'
 }

@@ -47,6 +47,10 @@ export const EXCHANGES = [
   { mic: 'XCBO', name: 'Cboe Options Exchange', country: 'US', currency: 'USD', timezone: 'America/Chicago', region: 'Americas' },
   { mic: 'XCOI', name: 'Coinbase Exchange', country: 'US', currency: 'USD', timezone: 'UTC', region: 'Crypto' },
   { mic: 'XBIN', name: 'Binance', country: 'AE', currency: 'USD', timezone: 'UTC', region: 'Crypto' },
+  { mic: 'XAMS', name: 'Euronext Amsterdam', country: 'NL', currency: 'EUR', timezone: 'Europe/Amsterdam', region: 'Europe' },
+  { mic: 'XBRU', name: 'Euronext Brussels', country: 'BE', currency: 'EUR', timezone: 'Europe/Brussels', region: 'Europe' },
+  { mic: 'XLIS', name: 'Euronext Lisbon', country: 'PT', currency: 'EUR', timezone: 'Europe/Lisbon', region: 'Europe' },
+  { mic: 'XDUB', name: 'Euronext Dublin', country: 'IE', currency: 'EUR', timezone: 'Europe/Dublin', region: 'Europe' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']

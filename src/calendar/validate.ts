@@ -5,6 +5,7 @@ import { ScheduleFileSchema, WEEKDAY_KEYS, type ScheduleFile, type SegmentTuple,
 import { dayNumber, isKnownTimeZone, parseLocalTime, weekdayOfDayNumber } from './zone'
 import { EXCHANGE_IDENTITIES } from './exchanges'
 import { isSupportedMic } from './mics'
+import { checkPhaseDays, checkPhasesStatic } from './validate-phases'
 
 export interface ValidationProblem {
   path: string
@@ -116,6 +117,9 @@ function semanticProblems(file: ScheduleFile, expectedMic: string | undefined, w
       warn(`/provisional/${date}`, `${date} has no regular session, so this turns a closed day UNKNOWN; keep it only if a special session may be held that day`)
   }
   checkBasis(file, from, to, add)
+  checkPhasesStatic(file, inCoverage, add)
+  // Bands resolve against each day's plan, which needs the rest of the file to be sound.
+  if (problems.length === 0) checkPhaseDays(file, add, warn)
   return problems
 }
 
@@ -124,11 +128,11 @@ const VERSION_2_FIELDS = ['basis', 'basis_exceptions', 'provisional'] as const
 /** Version 2: every covered year has a basis; exceptions name entered dates. Version 1 has none of these. */
 function checkBasis(file: ScheduleFile, from: number, to: number, add: Add): void {
   if (file.schema_version === 1) {
-    for (const field of VERSION_2_FIELDS) if (file[field] !== undefined) add(`/${field}`, `${field} needs schema_version 2`)
+    for (const field of VERSION_2_FIELDS) if (file[field] !== undefined) add(`/${field}`, `${field} needs schema_version 2 or later`)
     return
   }
   if (!file.basis) {
-    add('/basis', 'schema_version 2 needs basis: {"<year>": "published" | "rule"} for every covered year')
+    add('/basis', `schema_version ${file.schema_version} needs basis: {"<year>": "published" | "rule"} for every covered year`)
     return
   }
   const firstYear = Number(file.coverage!.from.slice(0, 4))
@@ -188,6 +192,7 @@ function checkAlwaysOpen(file: ScheduleFile, add: Add): void {
     if (Object.keys(file[map]).length) add(`/${map}`, `an always_open venue has no ${map}`)
   }
   if (Object.keys(file.provisional ?? {}).length) add('/provisional', 'an always_open venue has no provisional dates')
+  if (file.phases) add('/phases', 'an always_open venue has no phases (it trades continuously)')
 }
 
 /** Validates seasons and returns a lookup from day number to the season's weekly template. */

@@ -7,16 +7,20 @@ import { checkApiKey, keyCheckError } from '../accounts/key-check'
 import { ApiError, criticalFailure } from '../http/errors'
 import { meter } from '../accounts/meter-answer'
 import { paymentRequired } from '../payments/requirements'
-import { payForRequest, type PaidRequest } from '../payments/service'
+import { claimPayment, type PendingPayment } from '../payments/service'
 
-/** `headers`: the X-RateLimit-* headers the answer carries; `refund`: undo the count when the request then fails. */
-export type Access = { kind: 'key'; account: AccountRow; headers: Record<string, string>; refund: () => Promise<void> } | { kind: 'payment'; paid: PaidRequest }
+/**
+ * `headers`: the X-RateLimit-* headers the answer carries; `refund`: undo the count when the
+ * request then fails. A payment is claimed, not yet taken: answerAdmitted takes it.
+ */
+export type Access = { kind: 'key'; account: AccountRow; headers: Record<string, string>; refund: () => Promise<void> } | { kind: 'payment'; payment: PendingPayment }
 
 const carriesPayment = (headers: Headers) => headers.has('payment-signature') || headers.has('x-payment')
 
 /**
- * An API key within its limits (counted here), or an x402 payment settled before the answer;
- * otherwise 402 with the requirements. A free key past its quota may still pay per request.
+ * An API key within its limits (counted here), or an x402 payment checked and claimed (taken by
+ * answerAdmitted once the answer is logged); otherwise 402 with the requirements. A free key past
+ * its quota may still pay per request.
  */
 export async function requireKeyOrPayment(deps: DomainDeps, request: Request, price: string, description: string, purpose: string): Promise<Access> {
   const check = await checkApiKey(deps, request.headers.get(API_KEY_HEADER))
@@ -29,19 +33,33 @@ export async function requireKeyOrPayment(deps: DomainDeps, request: Request, pr
   } else if (check.kind !== 'missing') throw keyCheckError(check, deps)
   // Never take a payment for a receipt that cannot be signed: refuse before settling.
   if (carriesPayment(request.headers) && !deps.signer.online) throw criticalFailure()
-  const paid = await payForRequest(deps, request.headers, { resourceUrl, price, description, purpose })
-  if (paid) return { kind: 'payment', paid }
+  const payment = await claimPayment(deps, request.headers, { resourceUrl, price, description, purpose })
+  if (payment) return { kind: 'payment', payment }
   const { body, header } = paymentRequired(deps.config, resourceUrl, price, description)
   const { error, message, ...requirements } = body
   throw new ApiError(402, error, message, requirements, { 'payment-required': header })
 }
 
-/** Runs the answer of an admitted request; a key's count (credit, sandbox call) is given back when it fails. */
-export async function refundingOnFailure<T>(access: Access, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs the answer of an admitted request (`work` signs and logs it) and sets its headers. A key's
+ * count (credit, sandbox call) is given back when the work fails. A payment is taken only after
+ * the work succeeded, and released unspent when it failed: nobody pays for an answer not given.
+ * When the payment cannot be taken the request answers its 402 or 503 instead.
+ */
+export async function answerAdmitted<T>(access: Access, set: { headers: Record<string, string | number> }, work: () => Promise<T>): Promise<T> {
+  if (access.kind === 'key') Object.assign(set.headers, access.headers)
+  let answer: T
   try {
-    return await work()
+    answer = await work()
   } catch (error) {
-    if (access.kind === 'key') await access.refund()
+    await abandonAccess(access)
     throw error
   }
+  if (access.kind === 'payment') set.headers['payment-response'] = (await access.payment.take()).responseHeader
+  return answer
+}
+
+/** Undoes an admission whose answer is not given: the key's count back, or the payment released. */
+export function abandonAccess(access: Access): Promise<void> {
+  return access.kind === 'key' ? access.refund() : access.payment.release()
 }

@@ -15,7 +15,7 @@ export type { LiveAuditContext } from '../audit/record'
 
 /** The audit context of a request admitted by requireKeyOrPayment: the key's hash or the payment's reference. */
 export function auditContextOf(access: Access, surface: string): LiveAuditContext {
-  return access.kind === 'key' ? { surface, keyHash: access.account.key_hash } : { surface, paymentRef: access.paid.reference }
+  return access.kind === 'key' ? { surface, keyHash: access.account.key_hash } : { surface, paymentRef: access.payment.reference }
 }
 
 /** Signs a resolution; an offline or failing signer becomes the unsigned CRITICAL_FAILURE answer. */

@@ -1,6 +1,8 @@
 // Paying for one request with x402, and spending a transaction proof for something bought
-// (credits, a minted key, a sandbox credit key). A proof is recorded as spent before the answer
-// that depends on it, and only once: concurrent uses of one proof let exactly one through.
+// (credits, a minted key, a sandbox credit key). A proof is claimed before the answer that depends
+// on it, and only once: concurrent uses of one proof let exactly one through. A per-request
+// payment is taken only after its answer is logged; a purchase is spent in the transaction that
+// grants it.
 import type { Hex } from 'viem'
 import type { Config } from '../config'
 import type { Clock } from '../clock'
@@ -8,15 +10,17 @@ import { ApiError } from '../http/errors'
 import { checkAuthorization } from './authorization'
 import { verifyTransfer, type VerifiedTransfer } from './chain-proof'
 import { PaymentRefused, PaymentUnavailable } from './errors'
-import { verifyAndSettle } from './facilitator'
+import { settleWithFacilitator, verifyWithFacilitator } from './facilitator'
 import { chainIdOf } from './networks'
 import { paymentProof, transactionProofOf, type PaymentProof } from './proof'
 import { atomicAmount, paymentRequired, v1Requirement, v2Requirement } from './requirements'
-import type { PaymentStore } from './store'
+import type { PaymentStore, ProofClaim } from './store'
+import type { Logger } from '../log'
 
 export interface PaymentDeps {
   config: Config
   clock: Clock
+  log: Logger
   payments: PaymentStore
 }
 
@@ -60,7 +64,41 @@ export async function answeringPaymentErrors<T>(config: Config, context: Payment
   }
 }
 
-async function payWithAuthorization(deps: PaymentDeps, proof: PaymentProof & { kind: 'authorization' }, context: PaymentContext): Promise<PaidRequest> {
+/**
+ * A per-request payment whose proof is checked and claimed (no one else can use it meanwhile) but
+ * not yet taken. The caller makes and logs its answer, then calls `take` (a signed authorization
+ * is settled, a transfer recorded as spent) and answers only if that succeeds; when the answer
+ * cannot be made it calls `release`, and the proof stays usable. So nobody is charged for an
+ * answer not given (docs/payments.md, "Order of a paid answer").
+ */
+export interface PendingPayment {
+  /** The proof's reference, recorded with the audit row of what it pays for. */
+  reference: string
+  /** Takes the payment; throws the 402 or 503 ApiError when it cannot be taken (the claim is then failed or released). */
+  take(): Promise<PaidRequest>
+  release(): Promise<void>
+}
+
+function pending(deps: PaymentDeps, context: PaymentContext, reference: string, take: () => Promise<PaidRequest>): PendingPayment {
+  const release = () => deps.payments.release(reference)
+  return {
+    reference,
+    release,
+    take: () =>
+      answeringPaymentErrors(deps.config, context, async () => {
+        try {
+          return await take()
+        } catch (error) {
+          // Unreachable: nothing was taken, the proof stays usable. Refused: it stays spent.
+          if (error instanceof PaymentRefused) await deps.payments.fail(reference)
+          else await release()
+          throw error
+        }
+      }),
+  }
+}
+
+async function claimAuthorization(deps: PaymentDeps, proof: PaymentProof & { kind: 'authorization' }, context: PaymentContext): Promise<PendingPayment> {
   const { config } = deps
   const price = BigInt(atomicAmount(context.price))
   const now = deps.clock.now()
@@ -72,34 +110,58 @@ async function payWithAuthorization(deps: PaymentDeps, proof: PaymentProof & { k
   const claimed = await deps.payments.claim({ reference, kind: 'authorization', purpose: context.purpose, network: config.x402.network, payer: authorization.from.toLowerCase(), amount_atomic: authorization.value, created_at: new Date(now).toISOString() })
   if (!claimed) throw new PaymentRefused('PAYMENT_REPLAYED')
   const requirements = proof.x402Version === 2 ? v2Requirement(config, context.price) : v1Requirement(config, context.price, context.resourceUrl, context.description)
+  const payment = pending(deps, context, reference, async () => {
+    const settlement = await settleWithFacilitator(config, proof, requirements)
+    const payer = settlement.payer ?? authorization.from
+    await recordTaken(deps, reference, settlement.transaction)
+    return { reference, payer, responseHeader: settlementHeader(settlement.transaction, settlement.network, payer) }
+  })
+  // Verified before the answer is made (no money moves): a payment the facilitator would refuse
+  // never gets a receipt signed and logged for it.
   try {
-    const settlement = await verifyAndSettle(config, proof, requirements)
-    await deps.payments.settle(reference, settlement.transaction, new Date(deps.clock.now()).toISOString())
-    return { reference, payer: settlement.payer ?? authorization.from, responseHeader: settlementHeader(settlement.transaction, settlement.network, settlement.payer ?? authorization.from) }
+    await verifyWithFacilitator(config, proof, requirements)
   } catch (error) {
-    // The nonce stays spent here: the client signs a fresh authorization for a new attempt.
-    await deps.payments.fail(reference)
+    if (error instanceof PaymentRefused) await deps.payments.fail(reference)
+    else await payment.release()
     throw error
   }
+  return payment
 }
 
-async function payWithTransaction(deps: PaymentDeps, proof: PaymentProof & { kind: 'transaction' }, context: PaymentContext): Promise<PaidRequest> {
+async function claimTransaction(deps: PaymentDeps, proof: PaymentProof & { kind: 'transaction' }, context: PaymentContext): Promise<PendingPayment> {
   const transfer = await verifyTransfer(deps.config, proof, BigInt(atomicAmount(context.price)), deps.clock.now())
-  const result = await spendTransfer(deps, transfer, context.purpose, () => null)
-  if (!result.spent) throw new PaymentRefused('PAYMENT_REPLAYED')
-  return { reference: result.reference, payer: transfer.payer, responseHeader: settlementHeader(transfer.txHash, deps.config.x402.network, transfer.payer) }
+  const reference = referenceOfTransaction(deps.config, transfer.txHash)
+  const claimed = await deps.payments.claim(transferClaim(deps, transfer, reference, context.purpose), settledAuthorizations(deps, transfer))
+  if (!claimed) throw new PaymentRefused('PAYMENT_REPLAYED')
+  return pending(deps, context, reference, async () => {
+    await recordTaken(deps, reference, transfer.txHash)
+    return { reference, payer: transfer.payer, responseHeader: settlementHeader(transfer.txHash, deps.config.x402.network, transfer.payer) }
+  })
 }
 
 /**
- * Pays for one request when it carries a payment header; null when it carries none. Answers
- * only after the payment is settled (signed authorizations) or its proof recorded (transactions).
+ * Marks a taken payment settled. The money has moved and the answer is logged, so a failed write
+ * here does not withhold the answer; the claim then stays, which still refuses a replay.
  */
-export async function payForRequest(deps: PaymentDeps, headers: Headers, context: PaymentContext): Promise<PaidRequest | null> {
+async function recordTaken(deps: PaymentDeps, reference: string, settlementTx: string): Promise<void> {
+  try {
+    await deps.payments.settle(reference, settlementTx, new Date(deps.clock.now()).toISOString())
+  } catch (error) {
+    deps.log.error('payment taken but not recorded as settled; it stays claimed', { reference, error: (error as Error).message })
+  }
+}
+
+/**
+ * Checks and claims the payment a request carries (null when it carries none); see
+ * PendingPayment for what the caller does next. Refusals are 402 with the requirements, outages
+ * 503; neither leaves the proof claimed unless the facilitator refused it.
+ */
+export async function claimPayment(deps: PaymentDeps, headers: Headers, context: PaymentContext): Promise<PendingPayment | null> {
   return answeringPaymentErrors(deps.config, context, async () => {
     const proof = paymentProof(headers)
     if (!proof) return null
     if (!deps.config.x402.payTo) throw new PaymentUnavailable('PAYMENTS_NOT_CONFIGURED', 'x402 payments are not configured on this server (X402_PAY_TO); send an API key instead')
-    return proof.kind === 'authorization' ? payWithAuthorization(deps, proof, context) : payWithTransaction(deps, proof, context)
+    return proof.kind === 'authorization' ? claimAuthorization(deps, proof, context) : claimTransaction(deps, proof, context)
   })
 }
 
@@ -116,11 +178,13 @@ export async function verifiedTransferOf(deps: PaymentDeps, headers: Headers, mi
  */
 export async function spendTransfer<T>(deps: PaymentDeps, transfer: VerifiedTransfer, purpose: string, grant: () => T): Promise<{ spent: true; reference: string; granted: T } | { spent: false }> {
   const reference = referenceOfTransaction(deps.config, transfer.txHash)
-  const result = await deps.payments.spendTransaction(
-    { reference, kind: 'transaction', purpose, network: deps.config.x402.network, payer: transfer.payer.toLowerCase(), amount_atomic: transfer.amount.toString(), created_at: new Date(deps.clock.now()).toISOString() },
-    grant,
-    transfer.authorizations.map(({ from, nonce }) => referenceOfAuthorization(deps.config, from, nonce)),
-  )
+  const result = await deps.payments.spendTransaction(transferClaim(deps, transfer, reference, purpose), grant, settledAuthorizations(deps, transfer))
   return result.spent ? { spent: true, reference, granted: result.granted } : { spent: false }
 }
 
+function transferClaim(deps: PaymentDeps, transfer: VerifiedTransfer, reference: string, purpose: string): ProofClaim {
+  return { reference, kind: 'transaction', purpose, network: deps.config.x402.network, payer: transfer.payer.toLowerCase(), amount_atomic: transfer.amount.toString(), created_at: new Date(deps.clock.now()).toISOString() }
+}
+
+/** The references of the signed authorizations a transaction settled: it was paid for under them. */
+const settledAuthorizations = (deps: PaymentDeps, transfer: VerifiedTransfer) => transfer.authorizations.map(({ from, nonce }) => referenceOfAuthorization(deps.config, from, nonce))

@@ -8,9 +8,9 @@ import { OVERRIDES_SCHEMA_V1 } from '../market/overrides/store'
 import { AUDIT_SCHEMA_V1, AUDIT_SCHEMA_V10 } from '../audit/store'
 import { WITNESS_SCHEMA_V1 } from '../witness/store'
 import { MCP_SCHEMA_V1 } from '../mcp/store'
-import { PAYMENTS_SCHEMA_V1 } from '../payments/store'
+import { PAYMENTS_SCHEMA_V1, PAYMENTS_SCHEMA_V28 } from '../payments/store'
 import { CREDIT_LEDGER_SCHEMA_V1 } from '../payments/credits'
-import { PADDLE_SCHEMA_V1 } from '../payments/paddle/store'
+import { PADDLE_SCHEMA_V1, PADDLE_SCHEMA_V29 } from '../payments/paddle/store'
 import { INSTALLATION_SCHEMA_V1 } from '../discovery/installation'
 import { SELF_SERVICE_SCHEMA_V5 } from '../accounts/self-service-schema'
 import { MAIL_SCHEMA_V6 } from '../accounts/mail/outbox'
@@ -24,7 +24,7 @@ import { AUDIT_SCHEMA_V10_POSTGRES } from '../audit/schema-postgres'
 import { WITNESS_SCHEMA_V4_POSTGRES } from '../witness/schema-postgres'
 import { DELIVERY_SCHEMA_V15_POSTGRES } from '../delivery/webhooks/schema-postgres'
 import { INSTALLATION_SCHEMA_V20_POSTGRES } from '../discovery/installation-postgres'
-import { PAYMENTS_SCHEMA_V25_POSTGRES, CREDIT_LEDGER_SCHEMA_V26_POSTGRES, PADDLE_SCHEMA_V27_POSTGRES } from '../payments/schema-postgres'
+import { PAYMENTS_SCHEMA_V25_POSTGRES, CREDIT_LEDGER_SCHEMA_V26_POSTGRES, PADDLE_SCHEMA_V27_POSTGRES, PAYMENTS_SCHEMA_V28_POSTGRES, PADDLE_SCHEMA_V29_POSTGRES } from '../payments/schema-postgres'
 import { MCP_SCHEMA_V30_POSTGRES } from '../mcp/schema-postgres'
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -42,6 +42,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 25, name: 'payments: spent payment proofs', sql: PAYMENTS_SCHEMA_V1, postgres: PAYMENTS_SCHEMA_V25_POSTGRES },
   { id: 26, name: 'payments: credit ledger', sql: CREDIT_LEDGER_SCHEMA_V1, postgres: CREDIT_LEDGER_SCHEMA_V26_POSTGRES },
   { id: 27, name: 'payments: billing-provider events, transactions and subscriptions', sql: PADDLE_SCHEMA_V1, postgres: PADDLE_SCHEMA_V27_POSTGRES },
+  { id: 28, name: 'payments: a claimed per-request payment may be released unspent', sql: PAYMENTS_SCHEMA_V28, postgres: PAYMENTS_SCHEMA_V28_POSTGRES },
+  { id: 29, name: 'payments: the plan of each billing-provider subscription and when it was set', sql: PADDLE_SCHEMA_V29, postgres: PADDLE_SCHEMA_V29_POSTGRES },
   { id: 30, name: 'mcp: usage and anonymous allowance', sql: MCP_SCHEMA_V1, postgres: MCP_SCHEMA_V30_POSTGRES },
   { id: 40, name: 'store: job leases, the signing key every node uses', sql: STORE_SCHEMA_V40, postgres: STORE_SCHEMA_V40_POSTGRES },
 ]

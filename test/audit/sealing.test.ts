@@ -6,7 +6,8 @@ import { issueKey } from '../../src/accounts/keys'
 import { sqliteDeps } from '../../src/wiring/sqlite'
 import { buildApp } from '../../src/app'
 import { AuditLog } from '../../src/audit/log'
-import { sqliteAuditStore } from '../../src/audit/store'
+import { sqliteAuditStore, type DigestRow } from '../../src/audit/store'
+import { sealedDigest } from '../../src/audit/digest'
 import { auditRowOf } from '../../src/audit/record'
 import { verifyInclusion, EMPTY_ROOT_HEX, leafHash, rootOf, toHex } from '../../src/audit/merkle'
 import { openDatabase } from '../../src/store/database'
@@ -270,6 +271,35 @@ describe('chain, proofs, pruning and tampering', () => {
     harness.db.run(`UPDATE audit_digests SET merkle_root = '${EMPTY_ROOT_HEX}' WHERE date = '2026-03-09'`)
     expect((await harness.json('/v5/audit/chain')).body.chain_intact).toBe(false)
   })
+
+  for (const [date, which] of [['2026-03-10', 'a middle day'], ['2026-03-09', 'the first day (its link must be empty)']] as const) {
+    test(`a digest re-sealed with only its previous-day link changed breaks chain_intact and the compliance check: ${which}`, async () => {
+      const { harness, status } = await setup()
+      for (const at of ['2026-03-09T15:00:00.000Z', '2026-03-10T15:00:00.000Z', '2026-03-11T15:00:00.000Z']) {
+        harness.clock.set(at)
+        await status()
+      }
+      harness.clock.set('2026-03-12T00:01:00.000Z')
+      expect(await harness.deps.auditTrail.sealer.tick()).toEqual(['2026-03-09', '2026-03-10', '2026-03-11'])
+      expect((await harness.json('/v5/audit/chain')).body.chain_intact).toBe(true)
+      // Whoever holds the database and the signing key re-seals the day as if it followed another
+      // day: the same root, count, date and chain length, a valid signature, a mirror that agrees
+      // with the row. Only its link to the day before is wrong, and only the link check sees it.
+      const stored = harness.db.query('SELECT * FROM audit_digests WHERE date = ?').get(date) as DigestRow
+      const otherDayBefore = { merkle_root: EMPTY_ROOT_HEX, chain_length: stored.chain_length - 1 } as DigestRow
+      const forged = sealedDigest(harness.deps.signer, harness.config.issuer, date, { rootHex: stored.merkle_root, size: stored.total_receipts_issued }, JSON.parse(stored.exchanges_attested), otherDayBefore, stored.computed_at)
+      expect([forged.merkle_root, forged.chain_length, forged.previous_day_merkle_root]).toEqual([stored.merkle_root, stored.chain_length, EMPTY_ROOT_HEX])
+      expect(stored.previous_day_merkle_root).not.toBe(EMPTY_ROOT_HEX)
+      harness.db.run('DROP TRIGGER audit_digests_no_update')
+      harness.db.query('UPDATE audit_digests SET previous_day_merkle_root = ?, signed_json = ? WHERE date = ?').run(forged.previous_day_merkle_root, forged.signed_json, date)
+      const keys = (await harness.json('/v5/keys')).body
+      const chain = (await harness.json('/v5/audit/chain')).body
+      expect(verifyWithRegistry(keys, chain.digests.find((digest: { date: string }) => digest.date === date).receipt)).toBe(true)
+      expect(chain.chain_intact).toBe(false)
+      const check = (await harness.json('/v5/compliance')).body.checks.find((item: { check: string }) => item.check === 'audit_chain')
+      expect(check).toMatchObject({ status: 'fail', evidence: expect.stringContaining('BROKEN') })
+    })
+  }
 
   test('digest and chain errors', async () => {
     const { harness } = await setup()

@@ -72,7 +72,8 @@ describe('2027 calendar facts: XBSP, XPAR, XJSE', () => {
 // The days that wait on an announcement (see each file's provisional map and sources).
 const PROVISIONAL: Record<string, string[]> = {
   XBSP: ['2026-11-03', '2027-03-15', '2027-11-08'],
-  XPAR: ['2026-12-24', '2026-12-31', '2027-12-24', '2027-12-31'],
+  // Euronext's year-end half days are entered as early closes since issue 25 (facts-2028-euronext.test.ts).
+  XPAR: [],
   XJSE: ['2026-12-24', '2026-12-31', '2027-12-24', '2027-12-31'],
 }
 

@@ -21,7 +21,7 @@ describe('schedule file validation', () => {
   const cases: [string, Parameters<typeof scheduleFixture>[0], string, RegExp][] = [
     ['schema: bad time', { weekly: weekdays([['9:30', '16:00']]) }, '/weekly/mon/0/0', /pattern/],
     ['schema: unknown member', { extra: 1 } as never, '/', /additional/],
-    ['schema: wrong schema_version', { schema_version: 3 } as never, '/schema_version', /./],
+    ['schema: wrong schema_version', { schema_version: 4 } as never, '/schema_version', /./],
     ['version 1 with provisional dates', { provisional: { '2026-07-02': { name: 'x', why: 'y' } } }, '/provisional', /needs schema_version 2/],
     ['version 2 without basis', { schema_version: 2 }, '/basis', /needs basis/],
     ['version 2 basis missing a covered year', { schema_version: 2, coverage: { from: '2026-01-01', to: '2027-06-30' }, basis: { '2026': 'published' } }, '/basis', /no entry for 2027/],

@@ -4,6 +4,7 @@ import { EventSource } from 'eventsource'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
 import { verifyWithRegistry, type KeyRegistry } from '../helpers/verify'
+import { rawRequest } from '../helpers/raw-http'
 
 let t: TestApp
 let base: string
@@ -44,6 +45,7 @@ function listen(path: string) {
   }
   source.addEventListener('market_status', push('market_status'))
   source.addEventListener('halted', push('halted'))
+  source.addEventListener('replaced', push('replaced'))
   const until = async (predicate: (list: Received[]) => boolean, ms = 5000) => {
     const deadline = Date.now() + ms
     while (!predicate(events)) {
@@ -120,17 +122,43 @@ describe('GET /v5/stream: admission', () => {
     expect(t.deps.delivery.streams.activeCoordinators).toBe(0)
   })
 
-  test('streams per key are limited by plan (free: 1), and a closed stream frees its place at once', async () => {
+  test('at the key\'s stream limit (free: 1) a new EventSource replaces the oldest stream, which gets a last `replaced` event', async () => {
+    const free = hashOf(keys.free!)
     const first = listen(`/v5/stream?mic=XLON&key=${keys.free}`)
+    // What docs/delivery.md asks of a client: close on `replaced` (reconnecting would replace the newer stream).
+    first.source.addEventListener('replaced', () => first.source.close())
     await first.until((list) => list.length >= 1)
-    const second = await fetch(`${base}/v5/stream?mic=XLON&key=${keys.free}`)
-    expect(second.status).toBe(403)
-    expect(((await second.json()) as { error: string }).error).toBe('STREAM_LIMIT_REACHED')
-    first.source.close()
-    expect(await settle(() => t.deps.delivery.streams.openFor(t.deps.delivery.streams ? hashOf(keys.free!) : '') === 0)).toBe(true)
-    const third = listen(`/v5/stream?mic=XLON&key=${keys.free}`)
-    await third.until((list) => list.length >= 1)
-    third.source.close()
+    // The reconnect of a browser whose old connection the server has not noticed dead yet.
+    const second = listen(`/v5/stream?mic=XLON&key=${keys.free}`)
+    await second.until((list) => list.some((event) => event.type === 'market_status'))
+    await first.until((list) => list.some((event) => event.type === 'replaced'))
+    const replaced = first.events.find((event) => event.type === 'replaced')!
+    expect(replaced.data).toMatchObject({ error: 'STREAM_REPLACED', limit: 1 })
+    expect(String(replaced.data.message)).toContain('close this EventSource')
+    expect(first.events.at(-1)!.type).toBe('replaced')
+    expect(t.deps.delivery.streams.openFor(free)).toBe(1)
+    expect(t.deps.delivery.streams.coordinator('XLON')!.clients.size).toBe(1)
+    // The new stream goes on with the next receipts.
+    const seen = second.events.length
+    await second.until((list) => list.length > seen, 4000)
+    second.source.close()
+    expect(await settle(() => t.deps.delivery.streams.openFor(free) === 0)).toBe(true)
+  })
+
+  test('a connection that holds the place without being noticed dead is the one ended: `replaced`, then the server closes it', async () => {
+    const free = hashOf(keys.free!)
+    const port = Number(new URL(base).port)
+    const held = rawRequest(port, `GET /v5/stream?mic=XSWX&key=${keys.free} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`, [], 8000)
+    expect(await settle(() => t.deps.delivery.streams.openFor(free) === 1)).toBe(true)
+    const next = listen(`/v5/stream?mic=XSWX&key=${keys.free}`)
+    await next.until((list) => list.some((event) => event.type === 'market_status'))
+    const old = await held
+    expect(old.status).toBe(200)
+    expect(old.ms).toBeLessThan(7000) // closed by the server, not by the wait
+    expect(old.text).toContain('event: replaced\ndata: {"error":"STREAM_REPLACED"')
+    expect(t.deps.delivery.streams.openFor(free)).toBe(1)
+    next.source.close()
+    expect(await settle(() => t.deps.delivery.streams.openFor(free) === 0)).toBe(true)
   })
 })
 

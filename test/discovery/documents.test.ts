@@ -155,7 +155,7 @@ describe('/.well-known/agent.json', () => {
   test('spec_version moves with the content: the recorded hash of the content for a fixed configuration matches', () => {
     // When this fails, the document's content changed: set AGENT_METADATA_VERSION to today's date
     // and record the new hash here.
-    const recorded = { version: '2026-11-23', sha256: '4a2dfbbf0070c7c95a411026db664109be9057bca3ded3f565e0157c0f3e238f' }
+    const recorded = { version: '2026-11-25', sha256: '65a53ab1bb350b4cde664a5dec88980bc246c503e309cf14e4f9c5d15a7b1ad0' }
     const config = loadConfig({ ISSUER: 'oracle.test', DATA_DIR: '/nonexistent' })
     // Every capability's route served (the set a complete build serves).
     const served = new Set(['/v5/batch', '/v1/safe-to-trade', '/v5/stream', '/v5/webhooks/subscribe', '/v5/audit/digest', '/v1/witness/checkpoints', '/oauth/token'])

@@ -4,7 +4,7 @@
 // the counts, and the log of the whole run holds none of the keys or tokens it made.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { tempDir } from '../helpers/app'
-import { SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
+import { clockOffsetTo, SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
 import { keyInMail, startSmtp, type TestSmtp } from '../helpers/smtp'
 
 const FREE_LIMIT = 4
@@ -30,12 +30,15 @@ async function curl(args: string[]): Promise<CurlAnswer> {
 describe('a newcomer with curl alone', () => {
   let smtp: TestSmtp
   let env: Record<string, string>
+  // The run counts per UTC day (the free limit, requests_today): both processes' clocks are set to
+  // midday, so a run that starts just before midnight does not see the day change midway.
+  const clock = { clockOffsetMs: clockOffsetTo('12:00:00.000') }
   const services: RunningService[] = []
   const log = () => services.map((service) => service.output()).join('\n')
   beforeAll(async () => {
     smtp = await startSmtp()
     env = { DATA_DIR: tempDir(), SMTP_URL: smtp.url, MAIL_FROM: 'keys@oracle.test', FREE_DAILY_LIMIT: String(FREE_LIMIT), LOG_LEVEL: 'debug' }
-    services.push(await startService(env))
+    services.push(await startService(env, clock))
   }, SLOW_SETUP_MS)
   afterAll(async () => {
     for (const service of services) service.process.kill()
@@ -46,6 +49,8 @@ describe('a newcomer with curl alone', () => {
   test('instant key → /v5/status until the free limit → /v5/usage → OAuth token; an e-mailed key; counts survive a restart; no secret in the log', async () => {
     let base = services[0]!.base
     const secrets: string[] = []
+    // The service runs on the midday clock (a run takes well under an hour).
+    expect(((await (await fetch(`${base}/v5/demo`)).json()) as { issued_at: string }).issued_at.slice(11, 13)).toBe('12')
 
     // 1. A key in one call.
     const instant = await curl(['-X', 'POST', `${base}/v5/keys/instant`, '-H', 'content-type: application/json', '-d', '{"agent_id":"newcomer-agent"}'])
@@ -111,7 +116,7 @@ describe('a newcomer with curl alone', () => {
     services[0]!.process.kill('SIGTERM')
     await services[0]!.process.exited
     expect(services[0]!.process.exitCode).toBe(0)
-    services.push(await startService(env))
+    services.push(await startService(env, clock))
     base = services[1]!.base
     const after = await curl([`${base}/v5/usage`, '-H', `X-Oracle-Key: ${key}`])
     expect(after.body.requests_today).toBe(limit)

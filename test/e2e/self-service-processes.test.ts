@@ -2,16 +2,19 @@
 // across processes, because both are decided inside SQLite (immediate transactions, a UNIQUE index).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { tempDir } from '../helpers/app'
-import { SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
+import { clockOffsetTo, SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
 import { INSTANT_PER_ADDRESS_PER_DAY } from '../../src/accounts/offers'
 
 describe('self-service keys across two processes', () => {
   let services: RunningService[] = []
   beforeAll(async () => {
     const dataDir = tempDir()
+    // The allowance is per UTC day: both processes run on one clock set to midday, so a run that
+    // starts just before midnight does not see the day change midway.
+    const clock = { clockOffsetMs: clockOffsetTo('12:00:00.000') }
     // One after the other: the first start makes the database and the signing key.
-    services.push(await startService({ DATA_DIR: dataDir }))
-    services.push(await startService({ DATA_DIR: dataDir }))
+    services.push(await startService({ DATA_DIR: dataDir }, clock))
+    services.push(await startService({ DATA_DIR: dataDir }, clock))
   }, SLOW_SETUP_MS)
   afterAll(async () => {
     for (const service of services) service.process.kill()
@@ -20,6 +23,10 @@ describe('self-service keys across two processes', () => {
 
   const instant = (service: RunningService, agentId: string) =>
     fetch(`${service.base}/v5/keys/instant`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: agentId }) }).then(async (response) => ({ status: response.status, body: (await response.json()) as { api_key?: string } }))
+
+  test('both processes run on the midday clock', async () => {
+    for (const service of services) expect(((await (await fetch(`${service.base}/v5/demo`)).json()) as { issued_at: string }).issued_at.slice(11, 13)).toBe('12')
+  })
 
   test('one agent_id asked of both processes at once gets one key', async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => instant(services[i % 2]!, 'shared-agent')))

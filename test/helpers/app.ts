@@ -61,6 +61,8 @@ export interface TestAppOptions {
   schedulesDir?: string
   /** Halt feed; default disabled. */
   haltFeed?: HaltFeedConfig
+  /** The service's own key store with its one-second cache (default: the uncached store). */
+  cachedAccounts?: boolean
 }
 
 export const REPO_SCHEDULES = resolve(import.meta.dir, '../../schedules')
@@ -91,7 +93,7 @@ export function makeTestApp(options: TestAppOptions = {}) {
     { config, clock, log, signer: options.signer ?? testSigner(), calendars, db },
     {
       // The uncached store: tests change key status directly and expect it at once.
-      accounts: sqliteAccountStore(db),
+      ...(options.cachedAccounts ? {} : { accounts: sqliteAccountStore(db) }),
       halts: new HaltMonitor(options.haltFeed ?? { url: null, format: 'rss', intervalMs: 30_000 }, { clock, log, calendars }),
     },
   )

@@ -12,6 +12,8 @@ export interface TestFacilitator {
   calls: { verify: number; settle: number }
   /** When set, every request answers 503 (an outage). */
   down: boolean
+  /** When set, /settle alone answers 503 (an outage between the verification and the settlement). */
+  settleDown: boolean
   stop(): Promise<void>
 }
 
@@ -19,13 +21,13 @@ export async function startFacilitator(chain: LocalChain, accountIndex = 9): Pro
   const wallet = createWalletClient({ account: chain.account(accountIndex), chain: chain.chain, transport: http(chain.rpcUrl) }).extend(publicActions)
   const facilitator = new x402Facilitator()
   registerExactEvmScheme(facilitator, { signer: toFacilitatorEvmSigner(wallet as never), networks: chain.network as `${string}:${string}` })
-  const state = { calls: { verify: 0, settle: 0 }, down: false }
+  const state = { calls: { verify: 0, settle: 0 }, down: false, settleDown: false }
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
     async fetch(request) {
       const path = new URL(request.url).pathname
-      if (state.down) return new Response('unavailable', { status: 503 })
+      if (state.down || (state.settleDown && path === '/settle')) return new Response('unavailable', { status: 503 })
       if (path === '/supported') return Response.json(facilitator.getSupported())
       if (request.method !== 'POST') return new Response('not found', { status: 404 })
       const body = (await request.json()) as { paymentPayload: never; paymentRequirements: never }
@@ -50,6 +52,12 @@ export async function startFacilitator(chain: LocalChain, accountIndex = 9): Pro
     },
     set down(value: boolean) {
       state.down = value
+    },
+    get settleDown() {
+      return state.settleDown
+    },
+    set settleDown(value: boolean) {
+      state.settleDown = value
     },
     async stop() {
       await server.stop(true)

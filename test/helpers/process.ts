@@ -14,11 +14,23 @@ export interface RunningService {
   output: () => string
 }
 
-export async function startService(env: Record<string, string>): Promise<RunningService> {
+const SHIFTED_CLOCK = resolve(import.meta.dir, 'shifted-clock.ts')
+
+/**
+ * The clock offset that puts a service at `time` (UTC) of the host's current UTC day, for tests
+ * that count per UTC day: started at noon, a run cannot cross midnight.
+ */
+export function clockOffsetTo(time = '12:00:00.000', now = Date.now()): number {
+  return Date.parse(`${new Date(now).toISOString().slice(0, 10)}T${time}Z`) - now
+}
+
+/** `clockOffsetMs`: the service's clock runs that far ahead of the host's (test/helpers/shifted-clock.ts). */
+export async function startService(env: Record<string, string>, options: { clockOffsetMs?: number } = {}): Promise<RunningService> {
   const port = freePort()
   let output = ''
-  const child = Bun.spawn(['bun', resolve(import.meta.dir, '../../src/main.ts')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', HALT_FEED_URL: 'off', LOG_LEVEL: 'warn', ...env },
+  const clock = options.clockOffsetMs === undefined ? [] : ['--preload', SHIFTED_CLOCK]
+  const child = Bun.spawn(['bun', ...clock, resolve(import.meta.dir, '../../src/main.ts')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', HALT_FEED_URL: 'off', LOG_LEVEL: 'warn', ...(options.clockOffsetMs === undefined ? {} : { OPENBELL_TEST_CLOCK_OFFSET_MS: String(options.clockOffsetMs) }), ...env },
     stdout: 'pipe',
     stderr: 'pipe',
   })

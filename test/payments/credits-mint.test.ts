@@ -52,6 +52,20 @@ describe('POST /v5/credits/purchase and GET /v5/credits/balance', () => {
     expect((await t.json('/v5/credits/balance', { headers: { 'x-oracle-key': key } })).body.last_purchased).toBe(balance.body.last_purchased)
   })
 
+  test('with the service key cache: the balance right after a purchase is the new balance, not the cached row', async () => {
+    // The service's own wiring: the key store behind its one-second cache (the purchase itself
+    // reads the key through it, caching the row with balance 0).
+    const cached = makeTestApp({ now: new Date(t.clock.now()).toISOString(), cachedAccounts: true, env: { X402_PAY_TO: payTo, X402_NETWORK: chain.network, X402_ASSET: token, CHAIN_RPC_URL: chain.rpcUrl } })
+    const { key } = await issueKey(cached.deps.accounts, { plan: 'free', now: new Date(cached.clock.now()) })
+    const headers = { 'x-oracle-key': key }
+    expect((await cached.json('/v5/credits/balance', { headers })).body).toMatchObject({ balance: 0, last_purchased: null })
+    const hash = await chain.transfer(token, 1, payTo, '0.18')
+    const bought = await cached.json('/v5/credits/purchase', { method: 'POST', headers: { ...headers, 'x-payment': proofHeader(hash) } })
+    expect(bought.body).toMatchObject({ credits_added: 200, new_balance: 200 })
+    const balance = await cached.json('/v5/credits/balance', { headers })
+    expect(balance.body).toEqual({ balance: 200, estimated_requests_remaining: 200, last_purchased: new Date(cached.clock.now()).toISOString() })
+  })
+
   test('one transaction hash sent by two keys at once buys credits exactly once', async () => {
     const a = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })
     const b = await issueKey(t.deps.accounts, { plan: 'free', now: new Date(t.clock.now()) })

@@ -184,6 +184,36 @@ describe('events', () => {
     expect(keyOf(accountId).status).toBe('cancelled')
   })
 
+  test('plan changes apply in provider time order: an older transaction or subscription update arriving late sets no plan back', async () => {
+    const base = t.clock.now()
+    const at = (seconds: number) => new Date(base + seconds * 1000).toISOString()
+    const bought = event('transaction.completed', { ...purchase(PRICES.PADDLE_PRICE_BUILDER).data, id: 'txn_order_1', subscription_id: 'sub_order' }, at(0))
+    await deliver(bought)
+    const accountId = accountOfTransaction('txn_order_1')
+    const paidFor = (id: string, price: string, seconds: number) => event('transaction.completed', { ...purchase(price).data, id, subscription_id: 'sub_order', origin: 'subscription_recurring' }, at(seconds))
+    expect(await deliver(paidFor('txn_order_3', PRICES.PADDLE_PRICE_PRO, 20))).toMatchObject({ body: { outcome: 'applied' } })
+    expect(keyOf(accountId).plan).toBe('pro')
+    // The builder renewal of t+10 is delivered after the upgrade of t+20: recorded, plan unchanged.
+    expect(await deliver(paidFor('txn_order_2', PRICES.PADDLE_PRICE_BUILDER, 10))).toMatchObject({ status: 200, body: { outcome: 'stale' } })
+    expect(accountOfTransaction('txn_order_2')).toBe(accountId)
+    expect(keyOf(accountId).plan).toBe('pro')
+    // A subscription update naming its items is a plan change too, ordered with the transactions.
+    const items = (price: string) => [{ price: { id: price }, quantity: 1, status: 'active' }]
+    expect(await deliver(event('subscription.updated', { id: 'sub_order', status: 'active', items: items(PRICES.PADDLE_PRICE_BUILDER) }, at(30)))).toMatchObject({ body: { outcome: 'applied' } })
+    expect(keyOf(accountId).plan).toBe('builder')
+    expect(await deliver(event('subscription.updated', { id: 'sub_order', status: 'active', items: items(PRICES.PADDLE_PRICE_PRO) }, at(25)))).toMatchObject({ body: { outcome: 'stale' } })
+    expect(await deliver(paidFor('txn_order_4', PRICES.PADDLE_PRICE_PRO, 28))).toMatchObject({ body: { outcome: 'stale' } })
+    expect(keyOf(accountId)).toMatchObject({ plan: 'builder', status: 'active' })
+  })
+
+  test('a plan change that arrives before its subscription’s first purchase puts the new key on that plan', async () => {
+    const base = t.clock.now()
+    await deliver(event('subscription.updated', { id: 'sub_early_plan', status: 'active', items: [{ price: { id: PRICES.PADDLE_PRICE_PRO }, quantity: 1 }] }, new Date(base + 60_000).toISOString()))
+    const bought = purchase(PRICES.PADDLE_PRICE_BUILDER, { subscription_id: 'sub_early_plan' })
+    expect(await deliver(bought)).toMatchObject({ body: { outcome: 'applied' } })
+    expect(keyOf(accountOfTransaction(bought.data.id as string))).toMatchObject({ plan: 'pro', status: 'active' })
+  })
+
   test('a cancellation that arrives before its purchase still cancels the key the purchase creates', async () => {
     const base = t.clock.now()
     await deliver(event('subscription.canceled', { id: 'sub_early', status: 'canceled' }, new Date(base + 60_000).toISOString()))

@@ -213,15 +213,64 @@ describe('x402 with the official client and facilitator', () => {
     })
   }
 
-  test('facilitator down → 503 FACILITATOR_UNAVAILABLE and no receipt', async () => {
-    facilitator.down = true
-    try {
-      const response = await status({ 'payment-signature': await signedHeader() })
-      expect(response.status).toBe(503)
-      expect(((await response.json()) as { error: string }).error).toBe('FACILITATOR_UNAVAILABLE')
-    } finally {
-      facilitator.down = false
+  test('facilitator unreachable (at /verify or at /settle) → 503 and the payment stays unspent: sent again once it is back, it pays once', async () => {
+    const proofs = () => (t.db.query('SELECT count(*) AS n FROM payment_proofs').get() as { n: number }).n
+    for (const outage of ['down', 'settleDown'] as const) {
+      const seen: string[] = []
+      const [before, rows] = [await balance(payTo), proofs()]
+      facilitator[outage] = true
+      try {
+        // The official client pays after the 402; the facilitator cannot be reached.
+        const response = await payingFetch(2, seen)(`${base}/v5/status?mic=XNYS`)
+        expect([outage, response.status, ((await response.json()) as { error: string }).error]).toEqual([outage, 503, 'FACILITATOR_UNAVAILABLE'])
+      } finally {
+        facilitator[outage] = false
+      }
+      expect([await balance(payTo), proofs()]).toEqual([before, rows])
+      // The same signed payment, once the facilitator is back: served and charged once.
+      const again = await status({ 'payment-signature': seen.at(-1)! })
+      expect(again.status).toBe(200)
+      expect(verifyWithRegistry(registry, (await again.json()) as Record<string, unknown>)).toBe(true)
+      expect(await balance(payTo)).toBe(before + 1000n)
+      const replay = await status({ 'payment-signature': seen.at(-1)! })
+      expect([replay.status, ((await replay.json()) as { error: string }).error]).toEqual([402, 'PAYMENT_REPLAYED'])
     }
+  })
+})
+
+describe('x402 with the audit log down', () => {
+  test('nobody is charged for an answer not given: 503 AUDIT_LOG_UNAVAILABLE with nothing settled or spent; the same proofs pay once the log is back', async () => {
+    const paths = ['/v5/status?mic=XNYS', '/v5/batch?mics=XNYS,XLON', '/v1/safe-to-trade?venue=XNYS&max_age=10']
+    const transfer = { 'x-payment': JSON.stringify({ txHash: await chain.transfer(token, 3, payTo, '0.001'), network: chain.network }) }
+    const proofs = () => (t.db.query('SELECT count(*) AS n FROM payment_proofs').get() as { n: number }).n
+    const [before, settles, rows] = [await balance(payTo), facilitator.calls.settle, proofs()]
+    const headers: Record<string, string>[] = []
+    // A real write failure inside SQLite, as a full disk would give.
+    t.db.run("CREATE TRIGGER audit_fail BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+    try {
+      for (const path of paths) {
+        const seen: string[] = []
+        const response = await payingFetch(1, seen)(`${base}${path}`)
+        expect([path, response.status, ((await response.json()) as { error: string }).error]).toEqual([path, 503, 'AUDIT_LOG_UNAVAILABLE'])
+        expect(response.headers.get('payment-response')).toBeNull()
+        headers.push({ 'payment-signature': seen.at(-1)! })
+      }
+      const paidBefore = await fetch(`${base}${paths[0]}`, { headers: transfer })
+      expect([paidBefore.status, ((await paidBefore.json()) as { error: string }).error]).toEqual([503, 'AUDIT_LOG_UNAVAILABLE'])
+    } finally {
+      t.db.run('DROP TRIGGER audit_fail')
+    }
+    expect([await balance(payTo), facilitator.calls.settle, proofs()]).toEqual([before, settles, rows])
+    // The log is back: each proof pays for its answer, once.
+    for (const [index, path] of [...paths, paths[0]!].entries()) {
+      const response = await fetch(`${base}${path}`, { headers: headers[index] ?? transfer })
+      expect([path, response.status]).toEqual([path, 200])
+      expect(response.headers.get('payment-response')).toBeTruthy()
+    }
+    const prices = [t.config.x402.statusPrice, t.config.x402.batchPrice, t.config.x402.statusPrice].map((price) => parseUnits(price, 6))
+    expect(await balance(payTo)).toBe(before + prices.reduce((sum, price) => sum + price, 0n))
+    expect(facilitator.calls.settle).toBe(settles + 3)
+    expect(proofs()).toBe(rows + 4)
   })
 })
 

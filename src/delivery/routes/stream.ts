@@ -4,7 +4,6 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../../accounts/key-check'
-import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
 import type { StreamHub } from '../stream/coordinator'
@@ -22,8 +21,8 @@ export function streamRoutes(deps: AppDeps, hub: StreamHub) {
     async ({ query, request, server }) => {
       const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER) ?? query.key)
       const mic = parseMic(query.mic)
+      // At the plan's limit the key's oldest stream is replaced (StreamHub.attach), never refused.
       const limit = streamLimit(account.plan)
-      if (hub.openFor(account.key_hash) >= limit) throw new ApiError(403, 'STREAM_LIMIT_REACHED', `plan ${account.plan} allows ${limit} concurrent stream(s) per key; close one first`, { limit })
       const headers = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' }
       // HEAD: the GET's status and headers, no stream opened.
       if (request.method === 'HEAD') return new Response(null, { headers })
@@ -51,7 +50,7 @@ export function streamRoutes(deps: AppDeps, hub: StreamHub) {
                   // already closed by the client
                 }
               },
-            })
+            }, limit)
             request.signal.addEventListener('abort', () => release?.(), { once: true })
           },
           cancel() {
@@ -66,8 +65,8 @@ export function streamRoutes(deps: AppDeps, hub: StreamHub) {
       query: t.Object({ mic: t.Optional(t.String({ description: 'MIC, default XNYS' })), key: t.Optional(t.String({ description: 'API key (for EventSource, which cannot send headers)' })) }),
       detail: {
         tags: ['delivery'],
-        summary: 'Server-sent events: a signed market_status receipt on connect and every STREAM_INTERVAL_SECONDS; terminal `halted`',
-        responses: responses({ 200: ['Server-sent events: market_status (a signed receipt, id = receipt_id), halted (terminal), unknown (nothing could be signed this tick: the error object with status UNKNOWN), comment heartbeats', t.String(), 'text/event-stream'], 400: 'UNKNOWN_MIC', 401: 'API_KEY_REQUIRED', 402: 'ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY or STREAM_LIMIT_REACHED' }),
+        summary: 'Server-sent events: a signed market_status receipt on connect and every STREAM_INTERVAL_SECONDS; terminal `halted`; at the key stream limit the oldest stream ends with `replaced`',
+        responses: responses({ 200: ['Server-sent events: market_status (a signed receipt, id = receipt_id), halted (terminal), unknown (nothing could be signed this tick: the error object with status UNKNOWN), replaced (terminal: a newer stream of the key took this place; close the EventSource), comment heartbeats', t.String(), 'text/event-stream'], 400: 'UNKNOWN_MIC', 401: 'API_KEY_REQUIRED', 402: 'ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY' }),
       },
     },
   )

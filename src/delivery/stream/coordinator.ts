@@ -10,7 +10,7 @@ import { issueLiveReceipt } from '../../market/issue'
 import { resolveStatus } from '../../market/resolve'
 import { accountUsable } from '../../accounts/keys'
 import { ApiError, criticalFailure } from '../../http/errors'
-import { eventFrame, HEARTBEAT_FRAME, unknownFrame } from './frames'
+import { eventFrame, HEARTBEAT_FRAME, replacedFrame, unknownFrame } from './frames'
 
 export interface StreamClient {
   /** SHA-256 of the key that opened the stream: re-checked at every tick. */
@@ -176,10 +176,11 @@ export class MicCoordinator {
   }
 }
 
-/** The coordinators of all MICs with open streams, and the per-key stream counts. */
+/** The coordinators of all MICs with open streams, and each key's open streams, oldest first. */
 export class StreamHub {
   private readonly coordinators = new Map<Mic, MicCoordinator>()
-  private readonly perKey = new Map<string, number>()
+  /** Per key hash, a function that replaces each open stream, in the order they opened. */
+  private readonly perKey = new Map<string, Set<() => void>>()
   /** Heartbeat period of coordinators created from now on (tests shorten it). */
   heartbeatMs = HEARTBEAT_MS
 
@@ -201,15 +202,27 @@ export class StreamHub {
   }
 
   openFor(keyHash: string): number {
-    return this.perKey.get(keyHash) ?? 0
+    return this.perKey.get(keyHash)?.size ?? 0
   }
 
   get activeCoordinators(): number {
     return this.coordinators.size
   }
 
-  /** Registers a stream; the returned function releases it (idempotent). */
-  attach(mic: Mic, keyHash: string, client: Omit<StreamClient, 'keyHash'>): () => void {
+  /**
+   * Registers a stream; the returned function releases it (idempotent). A key already holding
+   * `limit` streams makes room first: its oldest streams get a last `replaced` event and end (a
+   * browser's EventSource reconnecting before the server noticed its old connection was dead
+   * must not be refused: browsers do not retry a refusal).
+   */
+  attach(mic: Mic, keyHash: string, client: Omit<StreamClient, 'keyHash'>, limit = Number.POSITIVE_INFINITY): () => void {
+    const streams = this.perKey.get(keyHash) ?? new Set()
+    for (const replace of streams) {
+      if (streams.size < limit) break
+      replace()
+    }
+    // Set again: the replaced streams' release removed the key's entry when it emptied.
+    this.perKey.set(keyHash, streams)
     let coordinator = this.coordinators.get(mic)
     if (!coordinator) {
       coordinator = new MicCoordinator(mic, this.deps, (idle) => {
@@ -217,7 +230,6 @@ export class StreamHub {
       }, this.heartbeatMs)
       this.coordinators.set(mic, coordinator)
     }
-    this.perKey.set(keyHash, this.openFor(keyHash) + 1)
     let released = false
     const owner = coordinator
     const wrapped: StreamClient = {
@@ -228,14 +240,18 @@ export class StreamHub {
         release()
       },
     }
+    const replace = () => {
+      client.send(replacedFrame(limit))
+      wrapped.end()
+    }
     const release = () => {
       if (released) return
       released = true
-      const left = this.openFor(keyHash) - 1
-      if (left > 0) this.perKey.set(keyHash, left)
-      else this.perKey.delete(keyHash)
+      streams.delete(replace)
+      if (streams.size === 0 && this.perKey.get(keyHash) === streams) this.perKey.delete(keyHash)
       owner.remove(wrapped)
     }
+    streams.add(replace)
     coordinator.add(wrapped)
     return release
   }

@@ -23,3 +23,13 @@ export function retryFrame(ms: number): Uint8Array {
 
 /** A comment line: ignored by clients, keeps proxies and idle timers from closing the connection. */
 export const HEARTBEAT_FRAME = encoder.encode(': heartbeat\n\n')
+
+/**
+ * The last event of a stream that a newer stream of the same key replaced (the key was at its
+ * plan's stream limit). Not retried by the server; a client that gets it should close its
+ * EventSource: reconnecting would in turn replace the newer stream.
+ */
+export function replacedFrame(limit: number): Uint8Array {
+  const message = `a newer stream of this API key took this stream's place (at most ${limit} at once); close this EventSource, reconnecting would replace the newer stream`
+  return encoder.encode(`event: replaced\ndata: ${JSON.stringify({ error: 'STREAM_REPLACED', message, limit })}\n\n`)
+}

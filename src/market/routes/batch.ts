@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps'
 import { responses } from '../../http/openapi'
 import { resolveStatus } from '../resolve'
 import { auditContextOf, signLiveReceipts } from '../issue'
-import { refundingOnFailure, requireKeyOrPayment } from '../access'
+import { answerAdmitted, requireKeyOrPayment } from '../access'
 import { MAX_BATCH, parseMicList } from '../batch'
 import { SignedReceiptSchema } from './schemas'
 import { headOfPaidRoute, isHead } from '../head'
@@ -17,9 +17,7 @@ export function batchRoutes(deps: AppDeps) {
       const mics = parseMicList(query.mics)
       if (isHead(request)) return headOfPaidRoute(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts', 'batch')
       const access = await requireKeyOrPayment(deps, request, deps.config.x402.batchPrice, 'Batch of signed market-state receipts', 'batch')
-      if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
-      else Object.assign(set.headers, access.headers)
-      return refundingOnFailure(access, async () => {
+      return answerAdmitted(access, set, async () => {
         const now = deps.clock.now()
         const snapshot = deps.calendars.snapshot()
         const resolutions = await Promise.all(mics.map((mic) => resolveStatus(deps, mic, now, snapshot)))

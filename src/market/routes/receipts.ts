@@ -6,7 +6,7 @@ import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
 import { auditContextOf, issueDemoReceipt, issueLiveReceipt, issueLiveReceiptJson } from '../issue'
-import { refundingOnFailure, requireKeyOrPayment } from '../access'
+import { answerAdmitted, requireKeyOrPayment } from '../access'
 import { SignedReceiptSchema } from './schemas'
 import { headOfPaidRoute, isHead } from '../head'
 
@@ -26,9 +26,7 @@ export function receiptRoutes(deps: AppDeps) {
         const mic = parseMic(query.mic)
         if (isHead(request)) return headOfPaidRoute(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt', 'status')
         const access = await requireKeyOrPayment(deps, request, deps.config.x402.statusPrice, 'Signed market-state receipt', 'status')
-        if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
-        else Object.assign(set.headers, access.headers)
-        return refundingOnFailure(access, async () => {
+        return answerAdmitted(access, set, async () => {
           const json = await issueLiveReceiptJson(deps, mic, auditContextOf(access, '/v5/status'))
           // The logged text is the answer (the content type Elysia gives a returned object).
           set.headers['content-type'] = JSON_CONTENT_TYPE

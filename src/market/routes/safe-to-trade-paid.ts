@@ -8,7 +8,7 @@ import { ApiError, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import type { Plan } from '../../accounts/plans'
 import { parseSampleQuery, type SampleQuery } from '../safe-to-trade'
-import { refundingOnFailure, requireKeyOrPayment } from '../access'
+import { abandonAccess, answerAdmitted, requireKeyOrPayment } from '../access'
 import { API_KEY_HEADER } from '../../http/auth'
 import { checkApiKey } from '../../accounts/key-check'
 import { auditContextOf, logLiveReceipts } from '../issue'
@@ -39,18 +39,16 @@ export function paidSafeToTradeRoutes(deps: AppDeps) {
       const price = deps.config.x402.statusPrice
       if (isHead(request)) return headOfPaidRoute(deps, request, price, DESCRIPTION, 'safe-to-trade')
       const access = await requireKeyOrPayment(deps, request, price, DESCRIPTION, 'safe-to-trade')
-      if (access.kind === 'payment') set.headers['payment-response'] = access.paid.responseHeader
-      // Where keys are metered, access carries the rate-limit headers of the answer.
-      else if ('headers' in access) Object.assign(set.headers, access.headers)
       const signed = await resolveAndSign(deps, input, deps.clock.now())
       if (!signed) {
-        // Nothing signed: the request is not counted against the key.
-        if (access.kind === 'key') await access.refund()
+        // Nothing signed: the request is not counted against the key, and no payment is taken.
+        await abandonAccess(access)
         return jsonResponse(signingOfflineBody(input.venue), 500)
       }
-      const receipt = signed
-      await refundingOnFailure(access, () => logLiveReceipts(deps, [receipt], auditContextOf(access, SURFACE)))
-      return { ...signed, receipt: { ...signed }, discovery_url: `${deps.config.publicBaseUrl}/v5/keys` }
+      return answerAdmitted(access, set, async () => {
+        await logLiveReceipts(deps, [signed], auditContextOf(access, SURFACE))
+        return { ...signed, receipt: { ...signed }, discovery_url: `${deps.config.publicBaseUrl}/v5/keys` }
+      })
     },
     {
       query: safeToTradeQuery('required: MIC of the venue'),

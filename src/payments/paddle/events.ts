@@ -1,5 +1,6 @@
 // What a Paddle notification means for this service, as pure data: which plan a completed
-// transaction bought, and which account status a subscription event sets.
+// transaction bought, which plan a subscription is on, and which account status a subscription
+// event sets.
 import type { AccountStatus } from '../../accounts/plans'
 import type { PaddleProduct } from '../../config'
 
@@ -50,13 +51,23 @@ export interface CompletedPurchase {
   email: string | null
 }
 
+/** The product of a transaction's or subscription's items, matched by their price ids; null for none of ours. */
+function productOfItems(data: Record<string, unknown>, prices: Partial<Record<PaddleProduct, string>>): PaddleProduct | null {
+  const items = Array.isArray(data.items) ? data.items : []
+  const priceIds = items.map((item) => (isObject(item) && isObject(item.price) ? item.price.id : isObject(item) ? item.price_id : null)).filter((id): id is string => typeof id === 'string')
+  return (Object.entries(prices) as [PaddleProduct, string][]).find(([, price]) => priceIds.includes(price))?.[0] ?? null
+}
+
+/** The product a `subscription.updated` says the subscription is on now (a plan change), or null. */
+export function subscribedProduct(event: PaddleEvent, prices: Partial<Record<PaddleProduct, string>>): PaddleProduct | null {
+  return event.event_type === 'subscription.updated' ? productOfItems(event.data, prices) : null
+}
+
 /** The product a completed transaction bought, matched by its price ids; null for none of ours. */
 export function purchaseFrom(event: PaddleEvent, prices: Partial<Record<PaddleProduct, string>>): CompletedPurchase | null {
   const { data } = event
   if (typeof data.id !== 'string') return null
-  const items = Array.isArray(data.items) ? data.items : []
-  const priceIds = items.map((item) => (isObject(item) && isObject(item.price) ? item.price.id : isObject(item) ? item.price_id : null)).filter((id): id is string => typeof id === 'string')
-  const product = (Object.entries(prices) as [PaddleProduct, string][]).find(([, price]) => priceIds.includes(price))?.[0]
+  const product = productOfItems(data, prices)
   if (!product) return null
   const custom = isObject(data.custom_data) ? data.custom_data : {}
   const email = typeof custom.email === 'string' && /^[^\s@]{1,64}@[^\s@]{1,255}$/.test(custom.email) ? custom.email : null

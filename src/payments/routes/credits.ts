@@ -53,7 +53,9 @@ export function creditRoutes(deps: AppDeps) {
       '/v5/credits/balance',
       async ({ request }) => {
         const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER))
-        const fresh = (await deps.accounts.findByHash(account.key_hash)) ?? account
+        // Read past the one-second key cache: requireAccount (here or in a purchase just before)
+        // may have cached the row from before the purchase.
+        const fresh = (await deps.accounts.findByHashFresh(account.key_hash)) ?? account
         return { balance: fresh.credit_balance, estimated_requests_remaining: fresh.credit_balance, last_purchased: deps.creditLedger.lastGrantAt(account.id) }
       },
       {
