@@ -12,6 +12,12 @@ import { postgresKeyRecordStore } from '../store/key-record-postgres'
 import { watchPostgres } from '../store/postgres'
 import { postgresInstallationStore } from '../discovery/installation-postgres'
 import { postgresWitnessStore } from '../witness/store-postgres'
+import { postgresAccountStore } from '../accounts/store-postgres'
+import { postgresMeterWrites, postgresUsageStore } from '../accounts/usage-store-postgres'
+import { postgresTokenStore } from '../accounts/tokens-postgres'
+import { postgresAccountWrites } from '../accounts/account-writes-postgres'
+import { postgresSelfServiceStore } from '../accounts/self-service-store-postgres'
+import { postgresMailOutbox } from '../accounts/mail/outbox-postgres'
 
 /** A store whose PostgreSQL implementation this build does not have yet (see docs/scale-out.md). */
 export class PostgresIncomplete extends Error {
@@ -24,6 +30,7 @@ export class PostgresIncomplete extends Error {
 /** The stores whose PostgreSQL implementations exist; the rest are listed by PostgresIncomplete. */
 export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger, 'warn' | 'info'>): Partial<Stores> {
   const watch = watchPostgres(sql, log)
+  const outbox = postgresMailOutbox(sql)
   return {
     backend: 'postgres',
     transactor: postgresTransactor(sql),
@@ -31,6 +38,14 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     keyRecord: postgresKeyRecordStore(sql),
     installation: postgresInstallationStore(sql),
     witness: postgresWitnessStore(sql),
+    accounts: postgresAccountStore(sql),
+    usage: postgresUsageStore(sql),
+    meterWrites: postgresMeterWrites(sql),
+    tokens: postgresTokenStore(sql),
+    accountWrites: postgresAccountWrites(sql),
+    selfService: postgresSelfServiceStore(sql),
+    mailOutbox: outbox,
+    enqueueMail: outbox.enqueue,
     status: watch.status,
     close: async () => watch.stop(),
   }
