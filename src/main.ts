@@ -81,10 +81,13 @@ async function serve(): Promise<void> {
   const { deps } = backend
   const stopCalendarJobs = startCalendarJobs(deps)
   if (!config.securityContact) log.warn('no SECURITY_CONTACT configured: /.well-known/security.txt answers 404 (a security.txt without Contact is invalid)')
-  const stopHaltMonitor = deps.halts.start()
   const stopAudit = deps.audit.start()
   // Jobs that must run on one node at a time run under leases in the database (store/leadership.ts).
   const leases = deps.node.leadership
+  // One node polls the halt feed and shares what it saw; every node follows that view.
+  const stopHaltMonitor = leases.run('halt-poller', () => deps.halts.start())
+  const stopHaltFollower = deps.halts.follow()
+  const stopOverrideWatch = await deps.overrides.start()
   const stopSealer = leases.run('audit-sealer', () => deps.auditTrail.sealer.start())
   const stopRetention = leases.run('audit-retention', () => deps.auditTrail.retention.start())
   const stopMcpUsage = deps.mcpUsage.start()
@@ -115,7 +118,9 @@ async function serve(): Promise<void> {
     await app.stop()
     await stopDispatcher()
     stopCalendarJobs()
-    stopHaltMonitor()
+    await stopHaltMonitor()
+    await stopHaltFollower()
+    await stopOverrideWatch()
     await stopAudit()
     await stopSealer()
     await stopRetention()

@@ -14,8 +14,8 @@ export interface DeliveryStores {
   webhooks: WebhookStore
   deliveryQueue: DeliveryQueue
   dispatcherRecords: DispatcherRecords
-  /** Changes whenever any process sets or clears an override. */
-  overrideMark: () => number
+  /** Changes whenever any process sets or clears an override (absent where the override store pushes changes). */
+  overrideMark?: () => number
 }
 
 export interface DeliveryServices {

@@ -46,7 +46,7 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     node,
     accounts: cachedAccountStore(stores.accounts, clock),
     overrides: new OverrideService(stores.overrides, clock, log),
-    halts: new HaltMonitor(config.haltFeed, { clock, log, calendars: parts.calendars }),
+    halts: new HaltMonitor(config.haltFeed, { clock, log, calendars: parts.calendars, shared: { store: stores.halts, publisher: leadership.holder } }),
     audit,
     auditTrail: auditTrail({ audit, signer: parts.signer, issuer: config.issuer, clock, log, retentionDays: config.receiptRetentionDays }),
     sampleDoorLimiter: new RateLimiter(SAMPLE_DOOR_PER_MINUTE),

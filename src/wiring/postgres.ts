@@ -18,6 +18,8 @@ import { postgresTokenStore } from '../accounts/tokens-postgres'
 import { postgresAccountWrites } from '../accounts/account-writes-postgres'
 import { postgresSelfServiceStore } from '../accounts/self-service-store-postgres'
 import { postgresMailOutbox } from '../accounts/mail/outbox-postgres'
+import { postgresOverrideStore } from '../market/overrides/store-postgres'
+import { postgresHaltStore } from '../market/halts/store-postgres'
 
 /** A store whose PostgreSQL implementation this build does not have yet (see docs/scale-out.md). */
 export class PostgresIncomplete extends Error {
@@ -46,6 +48,8 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     selfService: postgresSelfServiceStore(sql),
     mailOutbox: outbox,
     enqueueMail: outbox.enqueue,
+    overrides: postgresOverrideStore(sql),
+    halts: postgresHaltStore(sql),
     status: watch.status,
     close: async () => watch.stop(),
   }
@@ -54,7 +58,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
 /** Every member of Stores, to name the missing ones. */
 const STORE_NAMES: readonly (keyof Stores)[] = [
   'backend', 'transactor', 'leases', 'keyRecord', 'accounts', 'usage', 'meterWrites', 'tokens', 'accountWrites', 'selfService', 'mailOutbox', 'enqueueMail',
-  'overrides', 'audit', 'witness', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'overrideMark', 'status', 'close',
+  'overrides', 'halts', 'audit', 'witness', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'status', 'close',
 ]
 
 export function postgresStores(sql: SQL, config: Config, log: Pick<Logger, 'warn' | 'info'>): Stores {

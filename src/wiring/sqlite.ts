@@ -12,6 +12,7 @@ import { sqliteAccountWrites } from '../accounts/account-writes'
 import { sqliteSelfServiceStore } from '../accounts/self-service-store'
 import { sqliteMailOutbox } from '../accounts/mail/outbox'
 import { sqliteOverrideStore } from '../market/overrides/store'
+import { sqliteHaltStore } from '../market/halts/store'
 import { sqliteAuditStore } from '../audit/store'
 import { sqliteWitnessStore } from '../witness/store'
 import { sqliteInstallationStore } from '../discovery/installation'
@@ -45,6 +46,7 @@ export function sqliteStores(db: Database, config: Config): Stores {
     mailOutbox: outbox,
     enqueueMail: outbox.enqueue,
     overrides: sqliteOverrideStore(db),
+    halts: sqliteHaltStore(db),
     audit: sqliteAuditStore(db),
     witness: sqliteWitnessStore(db),
     installation: sqliteInstallationStore(db),

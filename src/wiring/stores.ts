@@ -10,6 +10,7 @@ import type { AccountWrites } from '../accounts/account-writes'
 import type { SelfServiceStore } from '../accounts/self-service-store'
 import type { MailOutbox, OutgoingMail } from '../accounts/mail/outbox'
 import type { OverrideStore } from '../market/overrides/store'
+import type { HaltStore } from '../market/halts/store'
 import type { AuditStore } from '../audit/store'
 import type { WitnessStore } from '../witness/store'
 import type { InstallationStore } from '../discovery/installation'
@@ -42,6 +43,8 @@ export interface Stores {
   /** Stores one outgoing mail in the outbox (a step: joins the caller's unit of work). */
   enqueueMail: (mail: OutgoingMail, now: number) => Step<number>
   overrides: OverrideStore
+  /** The halt view the polling node shares with the others. */
+  halts: HaltStore
   audit: AuditStore
   witness: WitnessStore
   installation: InstallationStore
@@ -52,8 +55,11 @@ export interface Stores {
   webhooks: WebhookStore
   deliveryQueue: DeliveryQueue
   dispatcherRecords: DispatcherRecords
-  /** A number that changes whenever any node sets or clears an override (the dispatcher polls it). */
-  overrideMark: () => number
+  /**
+   * A number that changes whenever any process sets or clears an override (the dispatcher polls
+   * it); absent where the override store pushes changes (PostgreSQL).
+   */
+  overrideMark?: () => number
   /** 'degraded' while the database cannot be reached (PostgreSQL); SQLite is a local file. */
   status(): 'ok' | 'degraded'
   /** Closes the backend's connections (after every job has stopped). */
