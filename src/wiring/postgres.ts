@@ -18,6 +18,9 @@ import { postgresTokenStore } from '../accounts/tokens-postgres'
 import { postgresAccountWrites } from '../accounts/account-writes-postgres'
 import { postgresSelfServiceStore } from '../accounts/self-service-store-postgres'
 import { postgresMailOutbox } from '../accounts/mail/outbox-postgres'
+import { postgresPaymentStore } from '../payments/store-postgres'
+import { postgresCreditLedger } from '../payments/credits-postgres'
+import { postgresPaddleStore } from '../payments/paddle/store-postgres'
 import { postgresOverrideStore } from '../market/overrides/store-postgres'
 import { postgresHaltStore } from '../market/halts/store-postgres'
 
@@ -48,6 +51,9 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     selfService: postgresSelfServiceStore(sql),
     mailOutbox: outbox,
     enqueueMail: outbox.enqueue,
+    payments: postgresPaymentStore(sql),
+    creditLedger: postgresCreditLedger(sql),
+    paddleEvents: postgresPaddleStore(sql),
     overrides: postgresOverrideStore(sql),
     halts: postgresHaltStore(sql),
     status: watch.status,

@@ -18,8 +18,8 @@ import { sqliteWitnessStore } from '../witness/store'
 import { sqliteInstallationStore } from '../discovery/installation'
 import { sqliteMcpStore } from '../mcp/store'
 import { sqlitePaymentStore } from '../payments/store'
-import { creditLedger } from '../payments/credits'
-import { paddleEventHandler } from '../payments/paddle/handler'
+import { sqliteCreditLedger } from '../payments/credits'
+import { sqlitePaddleStore } from '../payments/paddle/store'
 import { sqliteWebhookStore } from '../delivery/webhooks/store'
 import { deliveryQueue } from '../delivery/webhooks/queue'
 import { dispatcherRecords } from '../delivery/webhooks/health'
@@ -52,8 +52,8 @@ export function sqliteStores(db: Database, config: Config): Stores {
     installation: sqliteInstallationStore(db),
     mcp: sqliteMcpStore(db),
     payments: sqlitePaymentStore(db),
-    creditLedger: creditLedger(db),
-    paddleEvents: (writes, prices) => paddleEventHandler(db, writes, prices),
+    creditLedger: sqliteCreditLedger(db),
+    paddleEvents: sqlitePaddleStore(db),
     webhooks: sqliteWebhookStore(db),
     deliveryQueue: deliveryQueue(db),
     dispatcherRecords: dispatcherRecords(db),
