@@ -58,7 +58,7 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     meter: new Meter(stores.usage, stores.meterWrites, clock, log, { daily: config.metering.freeDailyLimit, monthly: config.metering.freeMonthlyLimit }, sharing),
     mcpStore: stores.mcp,
     mcpUsage: new McpUsage(stores.mcp, clock, log),
-    mcpAllowance: new AnonymousAllowance(stores.mcp, clock, log),
+    mcpAllowance: new AnonymousAllowance(stores.mcp, clock, log, sharing !== null),
     payments: stores.payments,
     accountWrites,
     creditLedger: stores.creditLedger,

@@ -18,6 +18,7 @@ import { postgresTokenStore } from '../accounts/tokens-postgres'
 import { postgresAccountWrites } from '../accounts/account-writes-postgres'
 import { postgresSelfServiceStore } from '../accounts/self-service-store-postgres'
 import { postgresMailOutbox } from '../accounts/mail/outbox-postgres'
+import { postgresMcpStore } from '../mcp/store-postgres'
 import { postgresPaymentStore } from '../payments/store-postgres'
 import { postgresCreditLedger } from '../payments/credits-postgres'
 import { postgresPaddleStore } from '../payments/paddle/store-postgres'
@@ -51,6 +52,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     selfService: postgresSelfServiceStore(sql),
     mailOutbox: outbox,
     enqueueMail: outbox.enqueue,
+    mcp: postgresMcpStore(sql),
     payments: postgresPaymentStore(sql),
     creditLedger: postgresCreditLedger(sql),
     paddleEvents: postgresPaddleStore(sql),
