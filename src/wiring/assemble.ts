@@ -68,6 +68,6 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     mail: new MailWorker(stores.mailOutbox, mailConfigured(config.mail) ? smtpTransport(config.mail) : null, clock, log),
     ...replace,
   } satisfies Omit<AppDeps, 'delivery'> as AppDeps
-  deps.delivery = replace.delivery ?? deliveryServices(stores, deps)
+  deps.delivery = replace.delivery ?? deliveryServices(stores, deps, { isDeadHolder: options.isDeadHolder })
   return deps
 }

@@ -18,6 +18,9 @@ import { postgresTokenStore } from '../accounts/tokens-postgres'
 import { postgresAccountWrites } from '../accounts/account-writes-postgres'
 import { postgresSelfServiceStore } from '../accounts/self-service-store-postgres'
 import { postgresMailOutbox } from '../accounts/mail/outbox-postgres'
+import { postgresWebhookStore } from '../delivery/webhooks/store-postgres'
+import { postgresDeliveryQueue } from '../delivery/webhooks/queue-postgres'
+import { postgresDispatcherRecords } from '../delivery/webhooks/health-postgres'
 import { postgresMcpStore } from '../mcp/store-postgres'
 import { postgresPaymentStore } from '../payments/store-postgres'
 import { postgresCreditLedger } from '../payments/credits-postgres'
@@ -53,6 +56,9 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     mailOutbox: outbox,
     enqueueMail: outbox.enqueue,
     mcp: postgresMcpStore(sql),
+    webhooks: postgresWebhookStore(sql),
+    deliveryQueue: postgresDeliveryQueue(sql),
+    dispatcherRecords: postgresDispatcherRecords(sql),
     payments: postgresPaymentStore(sql),
     creditLedger: postgresCreditLedger(sql),
     paddleEvents: postgresPaddleStore(sql),

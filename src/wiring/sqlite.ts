@@ -21,8 +21,8 @@ import { sqlitePaymentStore } from '../payments/store'
 import { sqliteCreditLedger } from '../payments/credits'
 import { sqlitePaddleStore } from '../payments/paddle/store'
 import { sqliteWebhookStore } from '../delivery/webhooks/store'
-import { deliveryQueue } from '../delivery/webhooks/queue'
-import { dispatcherRecords } from '../delivery/webhooks/health'
+import { sqliteDeliveryQueue } from '../delivery/webhooks/queue'
+import { sqliteDispatcherRecords } from '../delivery/webhooks/health'
 import { sqliteTransactor } from '../store/sqlite-transaction'
 import { sqliteLeaseStore } from '../store/lease-store'
 import { sqliteKeyRecordStore } from '../store/key-record'
@@ -55,8 +55,8 @@ export function sqliteStores(db: Database, config: Config): Stores {
     creditLedger: sqliteCreditLedger(db),
     paddleEvents: sqlitePaddleStore(db),
     webhooks: sqliteWebhookStore(db),
-    deliveryQueue: deliveryQueue(db),
-    dispatcherRecords: dispatcherRecords(db),
+    deliveryQueue: sqliteDeliveryQueue(db),
+    dispatcherRecords: sqliteDispatcherRecords(db),
     overrideMark: () => (lastOverrideEvent.get() as { id: number }).id,
     status: () => 'ok',
     // main.ts closes the file after the WAL checkpoint worker has stopped.

@@ -1,5 +1,5 @@
 // Webhook subscriptions, the delivery queue and the dispatcher's record on PostgreSQL
-// (migration 15; the SQLite statements are in store.ts).
+// (migrations 15 and 41; the SQLite statements are in store.ts and queue.ts).
 
 export const DELIVERY_SCHEMA_V15_POSTGRES = `
 CREATE TABLE webhooks (
@@ -48,3 +48,6 @@ CREATE TABLE webhook_dispatcher (
   checked_at TEXT NOT NULL
 );
 `
+
+/** Migration 41: who claimed a row being sent (its claim ends at next_attempt_at). */
+export const DELIVERY_SCHEMA_V41_POSTGRES = `ALTER TABLE webhook_deliveries ADD COLUMN claimed_by TEXT COLLATE "C";`

@@ -3,6 +3,8 @@
 // other nodes adopt it (pushed on PostgreSQL, read every second on SQLite), so a halt detected
 // by one node applies on every node within a second.
 import type { Database } from 'bun:sqlite'
+import type { Step } from '../../store/transaction'
+import { sqliteStep } from '../../store/sqlite-transaction'
 
 export const HALTS_SCHEMA_V50 = `
 CREATE TABLE halt_state (
@@ -35,6 +37,8 @@ export interface PublishedHalts {
 export interface HaltStore {
   publish(row: PublishedHalts): Promise<void>
   read(): Promise<PublishedHalts | null>
+  /** The published view read inside a unit of work (a detector comparing against it in the transaction that records a change). */
+  current(): Step<PublishedHalts | null>
   /** Calls `changed` when any node publishes (PostgreSQL); absent on SQLite (read every second). */
   watch?(changed: () => void): Promise<() => Promise<void>>
 }
@@ -52,5 +56,6 @@ export function sqliteHaltStore(db: Database): HaltStore {
     async read() {
       return (read.get() as PublishedHalts | null) ?? null
     },
+    current: () => sqliteStep(() => (read.get() as PublishedHalts | null) ?? null),
   }
 }
