@@ -114,7 +114,7 @@ async function serve(): Promise<void> {
     log.info('shutting down', { signal })
     // Streams never finish by themselves: end them, then stop accepting; in-flight requests
     // finish before stop() resolves.
-    deps.delivery.streams.closeAll()
+    await deps.delivery.streams.closeAll()
     await app.stop()
     await stopDispatcher()
     stopCalendarJobs()

@@ -2,7 +2,8 @@
 // MIC), the webhook store, the sender and the dispatcher. Built after the rest of the deps, since
 // they issue receipts through them.
 import type { DomainDeps } from '../domain-deps'
-import { StreamHub } from './stream/coordinator'
+import { StreamHub } from './stream/hub'
+import type { StreamRegistry } from './stream/registry'
 import type { WebhookStore } from './webhooks/store'
 import type { DispatcherRecords } from './webhooks/health'
 import { WebhookSender } from './webhooks/send'
@@ -17,6 +18,7 @@ export interface DeliveryStores {
   webhooks: WebhookStore
   deliveryQueue: DeliveryQueue
   dispatcherRecords: DispatcherRecords
+  streams: StreamRegistry
   overrides: OverrideStore
   halts: HaltStore
   /** Changes whenever any process sets or clears an override (absent where the override store pushes changes). */
@@ -45,7 +47,7 @@ export function deliveryServices(stores: DeliveryStores, deps: DomainDeps, optio
   const sender = new WebhookSender({ allowPrivate: deps.config.delivery.allowPrivateTargets })
   const dispatcher = new Dispatcher(deps, { ...transitions, records, sender, overrideMark, claimer: deps.node.leadership.holder, isDeadClaimer: options.isDeadHolder })
   return {
-    streams: new StreamHub(deps),
+    streams: new StreamHub(deps, stores.streams, deps.node.leadership.holder),
     webhooks,
     records,
     sender,

@@ -21,6 +21,7 @@ import { postgresMailOutbox } from '../accounts/mail/outbox-postgres'
 import { postgresWebhookStore } from '../delivery/webhooks/store-postgres'
 import { postgresDeliveryQueue } from '../delivery/webhooks/queue-postgres'
 import { postgresDispatcherRecords } from '../delivery/webhooks/health-postgres'
+import { postgresStreamRegistry } from '../delivery/stream/registry-postgres'
 import { postgresMcpStore } from '../mcp/store-postgres'
 import { postgresPaymentStore } from '../payments/store-postgres'
 import { postgresCreditLedger } from '../payments/credits-postgres'
@@ -59,6 +60,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     webhooks: postgresWebhookStore(sql),
     deliveryQueue: postgresDeliveryQueue(sql),
     dispatcherRecords: postgresDispatcherRecords(sql),
+    streams: postgresStreamRegistry(sql),
     payments: postgresPaymentStore(sql),
     creditLedger: postgresCreditLedger(sql),
     paddleEvents: postgresPaddleStore(sql),
@@ -72,7 +74,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
 /** Every member of Stores, to name the missing ones. */
 const STORE_NAMES: readonly (keyof Stores)[] = [
   'backend', 'transactor', 'leases', 'keyRecord', 'accounts', 'usage', 'meterWrites', 'tokens', 'accountWrites', 'selfService', 'mailOutbox', 'enqueueMail',
-  'overrides', 'halts', 'audit', 'witness', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'status', 'close',
+  'overrides', 'halts', 'audit', 'witness', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'streams', 'status', 'close',
 ]
 
 export function postgresStores(sql: SQL, config: Config, log: Pick<Logger, 'warn' | 'info'>): Stores {

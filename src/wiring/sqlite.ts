@@ -23,6 +23,7 @@ import { sqlitePaddleStore } from '../payments/paddle/store'
 import { sqliteWebhookStore } from '../delivery/webhooks/store'
 import { sqliteDeliveryQueue } from '../delivery/webhooks/queue'
 import { sqliteDispatcherRecords } from '../delivery/webhooks/health'
+import { sqliteStreamRegistry } from '../delivery/stream/registry'
 import { sqliteTransactor } from '../store/sqlite-transaction'
 import { sqliteLeaseStore } from '../store/lease-store'
 import { sqliteKeyRecordStore } from '../store/key-record'
@@ -57,6 +58,7 @@ export function sqliteStores(db: Database, config: Config): Stores {
     webhooks: sqliteWebhookStore(db),
     deliveryQueue: sqliteDeliveryQueue(db),
     dispatcherRecords: sqliteDispatcherRecords(db),
+    streams: sqliteStreamRegistry(db),
     overrideMark: () => (lastOverrideEvent.get() as { id: number }).id,
     status: () => 'ok',
     // main.ts closes the file after the WAL checkpoint worker has stopped.

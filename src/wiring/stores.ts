@@ -20,6 +20,7 @@ import type { PaddleStore } from '../payments/paddle/store'
 import type { WebhookStore } from '../delivery/webhooks/store'
 import type { DeliveryQueue } from '../delivery/webhooks/queue'
 import type { DispatcherRecords } from '../delivery/webhooks/health'
+import type { StreamRegistry } from '../delivery/stream/registry'
 import type { Step, Transactor } from '../store/transaction'
 import type { LeaseStore } from '../store/lease-store'
 import type { KeyRecordStore } from '../store/key-record'
@@ -55,6 +56,8 @@ export interface Stores {
   webhooks: WebhookStore
   deliveryQueue: DeliveryQueue
   dispatcherRecords: DispatcherRecords
+  /** Every open /v5/stream of every node (per-key stream limits across nodes). */
+  streams: StreamRegistry
   /**
    * A number that changes whenever any process sets or clears an override (the dispatcher polls
    * it); absent where the override store pushes changes (PostgreSQL).
