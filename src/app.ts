@@ -10,6 +10,9 @@ import { exchangeRoutes } from './calendar/routes/exchanges'
 import { scheduleRoutes } from './calendar/routes/schedule'
 import { historicalRoutes } from './calendar/routes/historical'
 import { dstRiskRoutes } from './calendar/routes/dst-risk'
+import { calendarRoutes } from './calendar/routes/calendar'
+import { calendarFeedRoutes } from './calendar/routes/calendar-feed'
+import { holidayRoutes } from './calendar/routes/holidays'
 import { calendarAdminRoutes } from './calendar/routes/admin'
 import { receiptRoutes } from './market/routes/receipts'
 import { batchRoutes } from './market/routes/batch'
@@ -44,6 +47,9 @@ export function buildApp(deps: AppDeps) {
     .use(scheduleRoutes(deps))
     .use(historicalRoutes(deps))
     .use(dstRiskRoutes(deps))
+    .use(calendarRoutes(deps))
+    .use(calendarFeedRoutes(deps))
+    .use(holidayRoutes(deps))
     .use(calendarAdminRoutes(deps))
     .use(receiptRoutes(deps))
     .use(batchRoutes(deps))

@@ -3,6 +3,8 @@
 // audit_sequence, whose row lock it holds until it commits, so positions are gapless and every
 // committed row has a lower position than any row committed after it, on any node (the day
 // trees cache full blocks of positions, which is only right if no lower position can still appear).
+// The same row holds the last sealed day, which the sealer moves on under the same lock, so a
+// batch reads both at once and never commits a row into a sealed day.
 
 export const AUDIT_SCHEMA_V10_POSTGRES = `
 CREATE TABLE audit_log (
@@ -30,8 +32,8 @@ CREATE TRIGGER audit_log_prune_only BEFORE UPDATE ON audit_log FOR EACH ROW
     OR NEW.schema_version IS DISTINCT FROM OLD.schema_version OR NEW.surface IS DISTINCT FROM OLD.surface OR NEW.key_hash IS DISTINCT FROM OLD.key_hash
     OR NEW.payment_ref IS DISTINCT FROM OLD.payment_ref OR NEW.client_ref IS DISTINCT FROM OLD.client_ref)
   EXECUTE FUNCTION openbell_refuse('audit_log is append-only; only receipt_json may be pruned');
-CREATE TABLE audit_sequence (id INTEGER PRIMARY KEY CHECK (id = 1), next_seq BIGINT NOT NULL);
-INSERT INTO audit_sequence (id, next_seq) VALUES (1, 1);
+CREATE TABLE audit_sequence (id INTEGER PRIMARY KEY CHECK (id = 1), next_seq BIGINT NOT NULL, sealed_through TEXT COLLATE "C");
+INSERT INTO audit_sequence (id, next_seq, sealed_through) VALUES (1, 1, NULL);
 CREATE TABLE audit_digests (
   date TEXT COLLATE "C" PRIMARY KEY,
   total_receipts_issued INTEGER NOT NULL,

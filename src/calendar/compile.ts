@@ -41,12 +41,30 @@ export const SPAN_OPEN = 1
 /** A provisional local date: its status waits for an announcement, so it answers UNKNOWN. */
 export const SPAN_PROVISIONAL = 2
 
+/**
+ * Offsets of one zone remembered for a walk over consecutive days: dayConverter samples noon of
+ * the day before, the day and the day after, so each day after the first reads one new offset
+ * through Intl instead of three. Only the last few are kept.
+ */
+export function consecutiveDayOffsets(tz: string): (utcMs: number) => number {
+  const known = new Map<number, number>()
+  return (utcMs) => {
+    let offset = known.get(utcMs)
+    if (offset === undefined) {
+      offset = zoneOffsetMs(tz, utcMs)
+      if (known.size >= 8) known.delete(known.keys().next().value!)
+      known.set(utcMs, offset)
+    }
+    return offset
+  }
+}
+
 /** Converts local minutes of one day to UTC, with a fast path for days without a DST change. */
-function dayConverter(tz: string, day: number): (minutes: number) => number {
+export function dayConverter(tz: string, day: number, offsetAt: (utcMs: number) => number = (utcMs) => zoneOffsetMs(tz, utcMs)): (minutes: number) => number {
   const wallStart = day * DAY_MS
-  const before = zoneOffsetMs(tz, wallStart - DAY_MS / 2)
-  const after = zoneOffsetMs(tz, wallStart + DAY_MS + DAY_MS / 2)
-  if (before === after && zoneOffsetMs(tz, wallStart + DAY_MS / 2) === before) return (minutes) => wallStart + minutes * MINUTE_MS - before
+  const before = offsetAt(wallStart - DAY_MS / 2)
+  const after = offsetAt(wallStart + DAY_MS + DAY_MS / 2)
+  if (before === after && offsetAt(wallStart + DAY_MS / 2) === before) return (minutes) => wallStart + minutes * MINUTE_MS - before
   return (minutes) => localToUtc(tz, day, minutes)
 }
 
@@ -114,12 +132,13 @@ export function compileCalendar(file: ScheduleFile): CompiledCalendar {
     reasons.push(reason)
   }
 
+  const offsetAt = consecutiveDayOffsets(tz)
   const lookup = bandLookup(file)
   const bands = { starts: [] as number[], ends: [] as number[], codes: [] as number[] }
   const provisional = file.provisional ?? {}
   for (let day = firstDay; day <= lastDay; day++) {
     const plan = planDay(file, day)
-    const toUtc = dayConverter(tz, day)
+    const toUtc = dayConverter(tz, day, offsetAt)
     const dayStart = toUtc(0)
     const dayEnd = toUtc(1440)
     const pending = provisional[plan.date]

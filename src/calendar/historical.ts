@@ -3,7 +3,7 @@
 import { formatInTimeZone } from 'date-fns-tz'
 import type { CompiledCalendar } from './compile'
 import { planDay } from './day-plan'
-import { provisionalOn, statusAt } from './engine'
+import { phaseOf, provisionalOn, statusAt } from './engine'
 import { formatOffset, transitionsBetween } from './dst'
 import { DAY_MS, formatLocalTime, utcToLocal, zoneOffsetMs } from './zone'
 
@@ -37,23 +37,25 @@ export function reconstruct(calendar: CompiledCalendar | null, identity: { mic: 
     weekday: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][local.weekday],
   }
   if (!calendar) {
-    return { ...base, computed_status: 'UNKNOWN', reasoning: { ...localFacts, rule: 'no_calendar', decided_by: unavailable ?? 'no valid calendar is loaded' }, dst_note: dstNote(identity.timezone, at), disclaimer: HISTORICAL_DISCLAIMER, data_version: null }
+    return { ...base, computed_status: 'UNKNOWN', phase: null, reasoning: { ...localFacts, rule: 'no_calendar', decided_by: unavailable ?? 'no valid calendar is loaded' }, dst_note: dstNote(identity.timezone, at), disclaimer: HISTORICAL_DISCLAIMER, data_version: null }
   }
   const answer = statusAt(calendar, at)
   const coverage = calendar.alwaysOpen ? null : { from: calendar.coverageFrom, to: calendar.coverageTo }
   const pending = answer.status === 'UNKNOWN' ? provisionalOn(calendar, local.date) : null
   if (pending) {
     // A provisional date: the day's status waits for an announcement; the rest of the calendar stands.
-    return { ...base, computed_status: 'UNKNOWN', reasoning: { ...localFacts, rule: 'provisional', rule_name: pending.name, provisional_why: pending.why, decided_by: answer.reason, coverage }, dst_note: dstNote(identity.timezone, at), disclaimer: HISTORICAL_DISCLAIMER, data_version: calendar.dataVersion }
+    return { ...base, computed_status: 'UNKNOWN', phase: null, reasoning: { ...localFacts, rule: 'provisional', rule_name: pending.name, provisional_why: pending.why, decided_by: answer.reason, coverage }, dst_note: dstNote(identity.timezone, at), disclaimer: HISTORICAL_DISCLAIMER, data_version: calendar.dataVersion }
   }
   if (answer.status === 'UNKNOWN') {
-    return { ...base, computed_status: 'UNKNOWN', reasoning: { ...localFacts, rule: 'outside_coverage', coverage, decided_by: answer.reason }, dst_note: dstNote(identity.timezone, at), disclaimer: HISTORICAL_DISCLAIMER, data_version: calendar.dataVersion }
+    return { ...base, computed_status: 'UNKNOWN', phase: null, reasoning: { ...localFacts, rule: 'outside_coverage', coverage, decided_by: answer.reason }, dst_note: dstNote(identity.timezone, at), disclaimer: HISTORICAL_DISCLAIMER, data_version: calendar.dataVersion }
   }
   const plan = planDay(calendar.file, local.day)
   const sessions = (segments: [number, number][]) => segments.map(([open, close]) => ({ open: formatLocalTime(open), close: formatLocalTime(close) }))
   return {
     ...base,
     computed_status: answer.status,
+    // The trading phase (a band of the file's phases, else continuous or closed); OPEN keeps its meaning.
+    phase: phaseOf(calendar, at, answer.status),
     reasoning: {
       ...localFacts,
       rule: plan.rule,

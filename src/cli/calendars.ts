@@ -3,18 +3,20 @@
 // end, dates by basis, the next provisional date. Fails on an invalid file, a missing venue or
 // an ended coverage; warns on coverage ending within 90 days, provisional dates within 30 or
 // already past (never confirmed), and the validator's warnings (legal but suspicious data).
-// `openbell calendars basis [dir]` prints the basis-by-year table that docs/calendars.md carries.
+// `openbell calendars basis [dir]` prints the basis-by-year table that docs/calendars.md carries,
+// `openbell calendars phases [dir]` its trading-phase table.
 import { basisReport } from '../calendar/basis'
 import { basisTable } from '../calendar/basis-table'
 import { compileCalendar } from '../calendar/compile'
 import { readScheduleDir } from '../calendar/files'
 import { venueWarnings } from '../calendar/horizon'
 import { SUPPORTED_MICS } from '../calendar/mics'
+import { phaseTable } from '../calendar/phase-table'
 
 export function runCalendarsCommand(args: string[], defaultDir: string, now = Date.now()): number {
   const [sub, dirArg] = args
-  if (sub !== 'check' && sub !== 'basis') {
-    console.error('usage: openbell calendars check|basis [dir]')
+  if (sub !== 'check' && sub !== 'basis' && sub !== 'phases') {
+    console.error('usage: openbell calendars check|basis|phases [dir]')
     return 2
   }
   const dir = dirArg ?? defaultDir
@@ -25,9 +27,9 @@ export function runCalendarsCommand(args: string[], defaultDir: string, now = Da
     console.error(`cannot read ${dir}: ${(error as Error).message}`)
     return 1
   }
-  if (sub === 'basis') {
+  if (sub === 'basis' || sub === 'phases') {
     const files = results.flatMap((entry) => (entry.result.ok ? [entry.result.file] : []))
-    console.log(basisTable(files))
+    console.log(sub === 'basis' ? basisTable(files) : phaseTable(files))
     return files.length === results.length ? 0 : 1
   }
   let failed = 0

@@ -8,6 +8,7 @@ export const USAGE = `usage: openbell [command]
   openbell backup <new file>       consistent copy of the database (mode 0600)
   openbell calendars check [dir]   validate schedule files offline
   openbell calendars basis [dir]   print the basis-by-year table of docs/calendars.md
+  openbell calendars phases [dir]  print the trading-phase table of docs/calendars.md
   openbell healthcheck             exit 0 when the local service answers /v5/health
   openbell --help                  this text
 

@@ -22,6 +22,7 @@ const CAPABILITY_PATHS = {
   webhooks: '/v5/webhooks/subscribe',
   audit_digests: '/v5/audit/digest',
   checkpoint_witness: '/v1/witness/checkpoints',
+  calendar: '/v5/calendar',
 } as const
 
 export function agentMetadata(deps: Pick<AppDeps, 'config'>, served: ReadonlySet<string>) {
@@ -43,6 +44,7 @@ export function agentMetadata(deps: Pick<AppDeps, 'config'>, served: ReadonlySet
       webhooks: serves.webhooks,
       audit_digests: serves.audit_digests,
       checkpoint_witness: serves.checkpoint_witness,
+      calendar: serves.calendar,
       x402: deps.config.x402.payTo !== null,
     },
     mcp: { url: `${base}/mcp`, transport: 'streamable-http', protocol_versions: [...SUPPORTED_PROTOCOL_VERSIONS], tools: TOOLS.map((tool) => tool.name), auth: { anonymous: true, bearer_token_endpoint: served.has('/oauth/token') ? `${base}/oauth/token` : null } },

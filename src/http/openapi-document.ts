@@ -28,7 +28,7 @@ type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; r
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   discovery: 'Keys, health, documents for agents, figures and public descriptions',
-  calendars: 'Exchange directory, schedules, history and DST risk (unsigned)',
+  calendars: 'Exchange directory, schedules, calendar by date, holidays, iCalendar feeds, history and DST risk (unsigned)',
   market: 'Signed market-state and safe-to-trade receipts',
   verification: 'Receipt verification and conformance vectors',
   witness: 'Checkpoint witness (witness-spec/0.5)',

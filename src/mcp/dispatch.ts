@@ -23,7 +23,7 @@ export const SERVER_NAME = 'openbell'
 const INSTRUCTIONS =
   `Signed market-state receipts for ${SUPPORTED_MICS.length} exchanges. Call get_market_status before acting: a receipt is valid for ${RECEIPT_TTL_SECONDS} seconds, ` +
   'UNKNOWN means treat the market as CLOSED, and the Ed25519 signature verifies offline with the key at /v5/keys ' +
-  '(or with verify_receipt). get_market_schedule is the unsigned calendar view.'
+  '(or with verify_receipt). get_market_schedule is the unsigned calendar view; get_market_calendar lists sessions, holidays and phases by date.'
 
 export interface DispatchContext {
   deps: AppDeps

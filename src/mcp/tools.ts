@@ -1,4 +1,4 @@
-// The five tools of the tool endpoint: their schemas, descriptions and handlers. Each handler
+// The tools of the tool endpoint: their schemas, descriptions and handlers. Each handler
 // reuses the domain function behind the matching REST route, so a tool answers exactly what the
 // route answers. Failures the caller can act on are tool results with isError, never JSON-RPC errors.
 import Type, { type TSchema } from 'typebox'
@@ -9,6 +9,8 @@ import { parseMic } from '../calendar/mic-param'
 import { SUPPORTED_MICS, type Mic } from '../calendar/mics'
 import { exchangeDirectory, identityOf, unavailableReason } from '../calendar/directory'
 import { scheduleView } from '../calendar/schedule'
+import { marketCalendar } from '../calendar/calendar-answer'
+import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../calendar/date-range'
 import { verificationKeys, verifyReceipt } from '../market/verify'
 import { paymentOptions } from './payment-options'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
@@ -64,6 +66,23 @@ export const TOOLS: readonly ToolDefinition[] = [
       const mic = parseMic(args.mic as string | undefined)
       const snapshot = deps.calendars.snapshot()
       return scheduleView(deps.calendars.calendar(mic, snapshot), identityOf(snapshot, mic), deps.clock.now(), unavailableReason(snapshot, mic))
+    },
+  },
+  {
+    name: 'get_market_calendar',
+    title: 'Exchange calendar by date',
+    description:
+      `Unsigned calendar of an exchange over a date range, as /v5/calendar answers it: each local date with its kind (regular, early_close, late_open, special, holiday, weekend, provisional, unknown), name, basis, sessions (UTC and local times) and trading phases where known. At most ${MAX_RANGE_DAYS} days per call. Dates outside coverage are unknown: treat them as closed. Use get_market_status before acting.`,
+    inputSchema: Type.Object(
+      {
+        mic: Type.Optional(MicArgument),
+        from: Type.Optional(Type.String({ description: 'first local date YYYY-MM-DD; default today (UTC)', maxLength: 32 })),
+        to: Type.Optional(Type.String({ description: `last local date YYYY-MM-DD (inclusive); default from + ${DEFAULT_RANGE_DAYS} days`, maxLength: 32 })),
+      },
+      { additionalProperties: false },
+    ),
+    async run(deps, args) {
+      return marketCalendar(deps.calendars, args as { mic?: string; from?: string; to?: string }, deps.clock.now())
     },
   },
   {

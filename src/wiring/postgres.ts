@@ -27,6 +27,7 @@ import { postgresPaymentStore } from '../payments/store-postgres'
 import { postgresCreditLedger } from '../payments/credits-postgres'
 import { postgresPaddleStore } from '../payments/paddle/store-postgres'
 import { postgresOverrideStore } from '../market/overrides/store-postgres'
+import { postgresAuditStore } from '../audit/store-postgres'
 import { postgresHaltStore } from '../market/halts/store-postgres'
 
 /** A store whose PostgreSQL implementation this build does not have yet (see docs/scale-out.md). */
@@ -65,6 +66,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     creditLedger: postgresCreditLedger(sql),
     paddleEvents: postgresPaddleStore(sql),
     overrides: postgresOverrideStore(sql),
+    audit: postgresAuditStore(sql),
     halts: postgresHaltStore(sql),
     status: watch.status,
     close: async () => watch.stop(),

@@ -2,7 +2,8 @@
 // XCBO, XCBT, XNYM, XMIL, XHEL, XSTO, XASX and XSES (see docs/calendars/others.md): each line
 // asserts our answer on the disputed date, on the side of it where the two answers differ.
 import { describe, expect, test } from 'bun:test'
-import { statusAt } from '../../src/calendar/engine'
+// statusAt through the listed-day check: each fact is also checked against the day /v5/calendar lists.
+import { statusAt } from '../helpers/listed-days'
 import { dayNumber, localToUtc, parseLocalTime } from '../../src/calendar/zone'
 import { sharedCalendars } from '../helpers/app'
 

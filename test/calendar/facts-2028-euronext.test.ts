@@ -3,7 +3,9 @@
 // file's sources and in docs/calendars/euronext-2028.md; their trading phases (issue 20); and a
 // walk over 2027-2028 for these venues.
 import { describe, expect, test } from 'bun:test'
-import { phaseAt, statusAt } from '../../src/calendar/engine'
+import { phaseAt } from '../../src/calendar/engine'
+// statusAt through the listed-day check: each fact is also checked against the day /v5/calendar lists.
+import { statusAt } from '../helpers/listed-days'
 import { dateOfDayNumber, dayNumber } from '../../src/calendar/zone'
 import { localInstant, repoCalendar as calendarOf } from '../helpers/venue-time'
 

@@ -149,16 +149,18 @@ describe('/.well-known/agent.json', () => {
     expect(body.capabilities.safe_to_trade).toBe(served.has('/v1/safe-to-trade'))
     expect(body.capabilities.stream).toBe(served.has('/v5/stream'))
     expect(body.capabilities.webhooks).toBe(served.has('/v5/webhooks/subscribe'))
+    expect(body.capabilities.calendar).toBe(served.has('/v5/calendar'))
+    expect(body.capabilities.calendar).toBe(true)
     expect(body.mcp.auth.bearer_token_endpoint).toBe(served.has('/oauth/token') ? 'https://bell.example/oauth/token' : null)
   })
 
   test('spec_version moves with the content: the recorded hash of the content for a fixed configuration matches', () => {
     // When this fails, the document's content changed: set AGENT_METADATA_VERSION to today's date
     // and record the new hash here.
-    const recorded = { version: '2026-11-25', sha256: '65a53ab1bb350b4cde664a5dec88980bc246c503e309cf14e4f9c5d15a7b1ad0' }
+    const recorded = { version: '2026-11-25', sha256: 'daf60d581144c39e55016b7dfaddf5c48370a3e13a4f19f06564389eecdf98c7' }
     const config = loadConfig({ ISSUER: 'oracle.test', DATA_DIR: '/nonexistent' })
     // Every capability's route served (the set a complete build serves).
-    const served = new Set(['/v5/batch', '/v1/safe-to-trade', '/v5/stream', '/v5/webhooks/subscribe', '/v5/audit/digest', '/v1/witness/checkpoints', '/oauth/token'])
+    const served = new Set(['/v5/batch', '/v1/safe-to-trade', '/v5/stream', '/v5/webhooks/subscribe', '/v5/audit/digest', '/v1/witness/checkpoints', '/v5/calendar', '/oauth/token'])
     const content = JSON.stringify({ ...agentMetadata({ config }, served), spec_version: null })
     expect(AGENT_METADATA_VERSION).toBe(recorded.version)
     expect(sha256Hex(content)).toBe(recorded.sha256)

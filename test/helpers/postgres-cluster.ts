@@ -14,6 +14,11 @@ export interface Cluster {
   dir: string
   /** postgres://postgres@127.0.0.1:<port>/<database> */
   url(database: string): string
+  /** Stops the server (immediate: like a crash) and starts it again on the same port (database-down tests). */
+  stop(): void
+  start(): void
+  /** Stops it and removes its directory (also done at exit). */
+  destroy(): void
 }
 
 function binDir(): string {
@@ -69,8 +74,18 @@ function sweepOrphans(): void {
 
 let cluster: Cluster | null = null
 
+/** The run's shared cluster, started on first use. */
 export function postgresCluster(): Cluster {
-  if (cluster) return cluster
+  cluster ??= startCluster()
+  return cluster
+}
+
+/**
+ * A cluster of its own (for a test that stops the server); removed at exit like the shared one.
+ * `durable`: commits wait for the WAL (synchronous_commit on), so a crash-like stop loses no
+ * committed transaction, as on a real server; the shared cluster skips that wait for speed.
+ */
+export function startCluster(options: { durable?: boolean } = {}): Cluster {
   sweepOrphans()
   const bin = binDir()
   const dir = mkdtempSync(join(tmpdir(), CLUSTER_PREFIX))
@@ -87,14 +102,31 @@ export function postgresCluster(): Cluster {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
   const init = runAsPostgres([join(bin, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8'])
   if (!init.ok) throw new Error(`initdb failed: ${init.output}`)
+  const serve = (port: number) => {
+    // fsync off: the machine never crashes under a test cluster (a stopped server's WAL is still
+    // in the page cache); synchronous_commit off unless `durable`.
+    const commit = options.durable ? '' : ' -c synchronous_commit=off'
+    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off${commit} -c full_page_writes=off -c max_connections=200`
+    return runAsPostgres([join(bin, 'pg_ctl'), '-D', data, '-l', join(dir, 'log'), '-o', settings, '-w', 'start'])
+  }
   for (let attempt = 0; ; attempt++) {
     const port = freePort()
-    // fsync off: a test cluster never survives a crash; it only has to be fast.
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`
-    const started = runAsPostgres([join(bin, 'pg_ctl'), '-D', data, '-l', join(dir, 'log'), '-o', options, '-w', 'start'])
+    const started = serve(port)
     if (started.ok) {
-      cluster = { port, dir, url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}` }
-      return cluster
+      return {
+        port,
+        dir,
+        url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+        stop: () => void runAsPostgres([join(bin, 'pg_ctl'), '-D', data, 'stop', '-m', 'immediate', '-w']),
+        start: () => {
+          const again = serve(port)
+          if (!again.ok) throw new Error(`pg_ctl start failed: ${again.output}`)
+        },
+        destroy: () => {
+          process.removeListener('exit', cleanup)
+          cleanup()
+        },
+      }
     }
     // Another process took the port between the probe and the start: try another.
     if (attempt >= 3) throw new Error(`pg_ctl start failed: ${started.output}\n${existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8') : ''}`)

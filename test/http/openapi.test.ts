@@ -185,6 +185,20 @@ describe('real responses match the declared schemas', () => {
       ['/v1/safe-to-trade/sample?venue=XJPX&max_age=10'],
       ['/v5/schedule?mic=XJPX'],
       ['/v5/historical?mic=XNYS&at=2026-03-09T15:00:00Z'],
+      ['/v5/calendar?mic=XJPX&from=2026-12-28&to=2027-01-05'],
+      ['/v5/calendar?mic=XPAR&from=2027-12-20&to=2028-01-10'],
+      ['/v5/calendar?mic=XCOI&from=2026-12-28&to=2026-12-29'],
+      ['/v5/calendar?from=2026-02-30'],
+      ['/v5/calendar?from=2026-01-01&to=2027-12-31'],
+      ['/v5/holidays?year=2027'],
+      ['/v5/holidays?mic=XSHG&from=2027-01-01&to=2027-03-01'],
+      ['/v5/holidays?year=20x7'],
+      ['/v5/holidays/upcoming?days=366'],
+      ['/v5/holidays/upcoming?days=999'],
+      ['/v5/calendar/XNYS.ics'],
+      ['/v5/calendar/all.ics'],
+      ['/v5/calendar/NOPE.ics'],
+      ['/v5/calendar/XNYS'],
       ['/v5/briefing?date=2026-03-10'],
       ['/v5/briefing?date=2026-02-30'],
       ['/v5/card/XNYS'],
@@ -209,6 +223,23 @@ describe('real responses match the declared schemas', () => {
       ['/v1/witness/checkpoints?kid=k&session_id=s'],
     ]
     for (const [path, init, method] of checks) await conforms(path, init, method)
+    const etag = (await t.request('/v5/calendar/XLON.ics')).headers.get('etag')!
+    expect(await conforms('/v5/calendar/XLON.ics', { headers: { 'if-none-match': etag } })).toMatchObject({ status: 304 })
+  })
+
+  test('the calendar routes declare complete query schemas, and their day records are closed objects', () => {
+    const names = (path: string) => (doc.paths[path]!.get!.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name).sort()
+    expect(names('/v5/calendar')).toEqual(['from', 'mic', 'to'])
+    expect(names('/v5/holidays')).toEqual(['from', 'mic', 'to', 'year'])
+    expect(names('/v5/holidays/upcoming')).toEqual(['days', 'mic'])
+    expect(names('/v5/calendar/{feed}')).toEqual([])
+    const day = (doc.paths['/v5/calendar']!.get!.responses['200']!.content!['application/json']!.schema as { properties: { days: { items: object } } }).properties.days.items
+    const validate = ajv.compile(day)
+    const good = { date: '2026-12-24', kind: 'early_close', name: 'x', basis: 'published', sessions: [{ open: '2026-12-24T08:00:00.000Z', close: '2026-12-24T12:30:00.000Z', open_local: '08:00', close_local: '12:30' }], phases: null }
+    expect(validate(good)).toBe(true)
+    expect(validate({ ...good, kind: 'half_day' })).toBe(false)
+    expect(validate({ ...good, extra: 1 })).toBe(false)
+    expect(validate({ ...good, phases: [{ phase: 'closed', from: good.sessions[0]!.open, to: good.sessions[0]!.close, from_local: '08:00', to_local: '12:30' }] })).toBe(false)
   })
 })
 

@@ -46,7 +46,7 @@ describe('tool endpoint through the MCP SDK', () => {
     expect(client.getServerVersion()?.name).toBe('openbell')
     expect(client.getInstructions()).toContain('UNKNOWN')
     const { tools } = await client.listTools()
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_market_schedule', 'get_market_status', 'get_payment_options', 'list_exchanges', 'verify_receipt'])
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_market_calendar', 'get_market_schedule', 'get_market_status', 'get_payment_options', 'list_exchanges', 'verify_receipt'])
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object')
       expect((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false)
@@ -92,6 +92,13 @@ describe('tool endpoint through the MCP SDK', () => {
     const rest = (await (await fetch(`${base}/v5/schedule?mic=XJPX`)).json()) as Record<string, unknown>
     expect({ ...schedule, queried_at: null }).toEqual({ ...rest, queried_at: null })
     expect(schedule.lunch_break).toEqual({ start: '11:30', end: '12:30' })
+
+    const calendar = textOf(await client.callTool({ name: 'get_market_calendar', arguments: { mic: 'XJPX', from: '2026-12-28', to: '2027-01-05' } }))
+    expect(calendar).toEqual(await (await fetch(`${base}/v5/calendar?mic=XJPX&from=2026-12-28&to=2027-01-05`)).json())
+    expect(calendar.days.find((day: { date: string }) => day.date === '2027-01-01')).toMatchObject({ kind: 'holiday' })
+    const tooLong = await client.callTool({ name: 'get_market_calendar', arguments: { mic: 'XJPX', from: '2026-01-01', to: '2027-12-31' } })
+    expect(tooLong.isError).toBe(true)
+    expect(textOf(tooLong)).toMatchObject({ error: 'RANGE_TOO_LONG', max_days: 366 })
 
     const exchanges = textOf(await client.callTool({ name: 'list_exchanges', arguments: {} }))
     expect(exchanges).toEqual(await (await fetch(`${base}/v5/exchanges`)).json())

@@ -5,9 +5,9 @@ import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { identityOf, unavailableReason } from '../directory'
 import { reconstruct } from '../historical'
+import { PHASES } from '../phases'
 import { parseMic } from '../mic-param'
 import { SUPPORTED_RANGE, parseUtcInstant } from '../../utc'
-
 
 export function historicalRoutes(deps: AppDeps) {
   return new Elysia({ name: 'calendar-historical' }).get(
@@ -28,7 +28,7 @@ export function historicalRoutes(deps: AppDeps) {
         tags: ['calendars'],
         summary: 'Historical reconstruction from schedule data (unsigned)',
         responses: responses({
-          200: ['Historical', t.Object({ mic: t.String(), queried_at: t.String(), computed_status: t.String(), source: t.Literal('SCHEDULE_RECONSTRUCTION'), reasoning: t.Object({}, { additionalProperties: true }), dst_note: t.Union([t.String(), t.Null()]), disclaimer: t.String() }, { additionalProperties: true })],
+          200: ['Historical', t.Object({ mic: t.String(), queried_at: t.String(), computed_status: t.String(), phase: t.Union([t.Union(PHASES.map((phase) => t.Literal(phase))), t.Null()], { description: 'trading phase at the instant (continuous = OPEN); null when computed_status is UNKNOWN' }), source: t.Literal('SCHEDULE_RECONSTRUCTION'), reasoning: t.Object({}, { additionalProperties: true }), dst_note: t.Union([t.String(), t.Null()]), disclaimer: t.String() }, { additionalProperties: true })],
           400: 'MIC_REQUIRED, UNKNOWN_MIC, AT_REQUIRED, AT_INVALID or AT_OUT_OF_RANGE (before 1970 or after 9999)',
         }),
       },

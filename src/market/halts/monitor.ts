@@ -12,7 +12,9 @@ import { statusAt } from '../../calendar/engine'
 import { HALT_DETECTION_MICS } from '../../calendar/mics'
 import { utcToLocal } from '../../calendar/zone'
 import { FeedFormatError, MARKET_WIDE_CODES, parseMarketStatusJson, parseTradeHaltsRss } from './feed'
-import type { HaltStore } from './store'
+import type { ActiveHalt, HaltSnapshot, HaltStore } from './store'
+
+export type { ActiveHalt, HaltSnapshot } from './store'
 import { followHalts } from './shared'
 
 export interface HaltFeedConfig {
@@ -21,23 +23,9 @@ export interface HaltFeedConfig {
   intervalMs: number
 }
 
-export interface ActiveHalt {
-  code: string
-  reason: string
-  since: string
-}
 
 export type MonitorState = 'disabled' | 'idle' | 'ok' | 'degraded'
 
-/** What a polling node publishes for the others (market/halts/store.ts). */
-export interface HaltSnapshot {
-  halts: Record<string, ActiveHalt>
-  lastPollAt: number | null
-  lastSuccessAt: number | null
-  lastError: string | null
-  failures: number
-  inSessionSince: number | null
-}
 
 const FEED_NAME = { rss: 'Nasdaq Trader trade-halts feed', json: 'market-status feed' }
 

@@ -3,12 +3,11 @@
 // it when it differs from the last one taken. A view that stops changing (its poller died) ages
 // into `degraded` by the monitor's own rule until another node takes the lease and polls.
 import type { Logger } from '../../log'
-import type { HaltMonitor, HaltSnapshot } from './monitor'
-import type { HaltStore } from './store'
+import type { HaltSnapshot, HaltStore } from './store'
 
 export const FOLLOW_MS = 1000
 
-export function followHalts(monitor: HaltMonitor, store: HaltStore, log: Logger, intervalMs = FOLLOW_MS): () => Promise<void> {
+export function followHalts(monitor: { adopt(snapshot: HaltSnapshot): void }, store: HaltStore, log: Logger, intervalMs = FOLLOW_MS): () => Promise<void> {
   // The row taken last; a different one is newer (compared as a whole, not by time: a new
   // poller's clock may be a little behind the last one's).
   let lastTaken = ''

@@ -24,6 +24,22 @@ CREATE TABLE halt_state (
 );
 `
 
+export interface ActiveHalt {
+  code: string
+  reason: string
+  since: string
+}
+
+/** What the polling node knows, as it publishes it for the others. */
+export interface HaltSnapshot {
+  halts: Record<string, ActiveHalt>
+  lastPollAt: number | null
+  lastSuccessAt: number | null
+  lastError: string | null
+  failures: number
+  inSessionSince: number | null
+}
+
 /** The notification channel of published halt views (no payload: read the row). */
 export const HALTS_CHANNEL = 'openbell_halts'
 

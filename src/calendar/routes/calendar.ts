@@ -1,0 +1,40 @@
+// GET /v5/calendar: a venue's days over a date range (unsigned; calendar only).
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { responses } from '../../http/openapi'
+import { marketCalendar } from '../calendar-answer'
+import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../date-range'
+import { CoverageSchema, DaySchema } from './day-schemas'
+
+const CalendarSchema = t.Object(
+  {
+    mic: t.String(),
+    timezone: t.String(),
+    data_version: t.Union([t.String(), t.Null()]),
+    coverage: t.Union([CoverageSchema, t.Null()], { description: 'null when no valid calendar is loaded' }),
+    from: t.String({ format: 'date' }),
+    to: t.String({ format: 'date' }),
+    note: t.Optional(t.String()),
+    days: t.Array(DaySchema),
+  },
+  { additionalProperties: false },
+)
+
+export const CALENDAR_QUERY = t.Object({
+  mic: t.Optional(t.String({ description: 'MIC, default XNYS' })),
+  from: t.Optional(t.String({ description: 'first local date YYYY-MM-DD, default today (UTC)' })),
+  to: t.Optional(t.String({ description: `last local date YYYY-MM-DD (inclusive), default from + ${DEFAULT_RANGE_DAYS} days; at most ${MAX_RANGE_DAYS} days per call` })),
+})
+
+export function calendarRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'calendar-days' }).get('/v5/calendar', ({ query }) => marketCalendar(deps.calendars, query, deps.clock.now()), {
+    query: CALENDAR_QUERY,
+    detail: {
+      tags: ['calendars'],
+      summary: 'Sessions, holidays and phases of a venue by date (unsigned)',
+      description:
+        "Each local date with its kind (regular, early_close, late_open, special, holiday, weekend, provisional, unknown), name, basis, sessions (UTC instants and local HH:MM; a lunch break gives two) and trading phases where the venue's file has them. Dates outside the calendar's coverage are `unknown`, never guessed. Calendar only: ignores overrides and halts.",
+      responses: responses({ 200: ['Days of the range', CalendarSchema], 400: `UNKNOWN_MIC, INVALID_FROM, INVALID_TO, FROM_OUT_OF_RANGE, TO_OUT_OF_RANGE, INVALID_RANGE (to before from) or RANGE_TOO_LONG (more than ${MAX_RANGE_DAYS} days)` }),
+    },
+  })
+}

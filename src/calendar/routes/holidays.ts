@@ -1,0 +1,69 @@
+// GET /v5/holidays and /v5/holidays/upcoming: closures, early closes, late opens, special
+// sessions and provisional dates across venues (unsigned; calendar only).
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ApiError } from '../../http/errors'
+import { responses } from '../../http/openapi'
+import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, parseDateRange, parseUpcomingDays, parseYear, todayDay } from '../date-range'
+import { holidaysView, venueCalendars } from '../holidays'
+import { parseMic } from '../mic-param'
+import { dateOfDayNumber } from '../zone'
+import { CoverageSchema, HolidaySchema } from './day-schemas'
+
+const VenueSchema = t.Object({
+  mic: t.String(),
+  data_version: t.Union([t.String(), t.Null()]),
+  coverage: t.Union([CoverageSchema, t.Null()]),
+  complete: t.Boolean({ description: "true when the venue's calendar covers every date of the range; otherwise missing entries prove nothing" }),
+})
+
+const holidaysBody = (extra = {}) =>
+  t.Object({ from: t.String({ format: 'date' }), to: t.String({ format: 'date' }), ...extra, holidays: t.Array(HolidaySchema, { description: 'sorted by date, then MIC' }), venues: t.Array(VenueSchema) }, { additionalProperties: false })
+
+const MIC_FILTER = t.Optional(t.String({ description: 'one MIC; default every venue' }))
+const micFilter = (raw: string | undefined) => (raw === undefined || raw === '' ? undefined : parseMic(raw))
+
+export function holidayRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'calendar-holidays' })
+    .get(
+      '/v5/holidays',
+      ({ query }) => {
+        const mic = micFilter(query.mic)
+        const now = deps.clock.now()
+        const byRange = query.from !== undefined || query.to !== undefined
+        if (query.year !== undefined && byRange) throw new ApiError(400, 'CONFLICTING_PARAMETERS', 'give year, or from and to, not both')
+        const range = byRange ? parseDateRange(query, now) : parseYear(query.year ?? dateOfDayNumber(todayDay(now)).slice(0, 4))
+        return holidaysView(venueCalendars(deps.calendars.snapshot(), mic), range)
+      },
+      {
+        query: t.Object({
+          mic: MIC_FILTER,
+          year: t.Optional(t.String({ description: 'a year YYYY; default the current year (UTC) when neither year nor from/to is given' })),
+          from: t.Optional(t.String({ description: 'first local date YYYY-MM-DD, default today (UTC)' })),
+          to: t.Optional(t.String({ description: `last local date (inclusive), default from + ${DEFAULT_RANGE_DAYS} days; at most ${MAX_RANGE_DAYS} days` })),
+        }),
+        detail: {
+          tags: ['calendars'],
+          summary: 'Closures, early closes, late opens, special sessions and provisional dates (unsigned)',
+          description: 'For a year or a date range, across venues or for one. Each venue says whether its calendar covers the whole range (`complete`): beyond coverage nothing is known.',
+          responses: responses({ 200: ['Notable days', holidaysBody()], 400: 'UNKNOWN_MIC, INVALID_YEAR, CONFLICTING_PARAMETERS, INVALID_FROM, INVALID_TO, FROM_OUT_OF_RANGE, TO_OUT_OF_RANGE, INVALID_RANGE or RANGE_TOO_LONG' }),
+        },
+      },
+    )
+    .get(
+      '/v5/holidays/upcoming',
+      ({ query }) => {
+        const mic = micFilter(query.mic)
+        const range = parseUpcomingDays(query.days, deps.clock.now())
+        return { days: range.days, ...holidaysView(venueCalendars(deps.calendars.snapshot(), mic), range) }
+      },
+      {
+        query: t.Object({ days: t.Optional(t.String({ description: `days from today (UTC), today included: 1..${MAX_RANGE_DAYS}, default ${DEFAULT_RANGE_DAYS}` })), mic: MIC_FILTER }),
+        detail: {
+          tags: ['calendars'],
+          summary: 'What closes next: notable days across venues from today (unsigned)',
+          responses: responses({ 200: ['Notable days from today', holidaysBody({ days: t.Integer({ minimum: 1 }) })], 400: 'INVALID_DAYS, RANGE_TOO_LONG or UNKNOWN_MIC' }),
+        },
+      },
+    )
+}
