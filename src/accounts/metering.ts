@@ -154,7 +154,7 @@ export class Meter {
   /**
    * Requests counted today and this month (UTC), including those not yet written. Shared
    * counting: the stored counts less this node's unused slice (other nodes' unused slices are in
-   * them until given back, within about a second of going idle).
+   * them until given back, within about two seconds of going idle).
    */
   async usage(account: AccountRow): Promise<{ today: number; month: number }> {
     if (this.slices) {
@@ -182,7 +182,8 @@ export class Meter {
   private async count(accountId: number): Promise<string> {
     if (this.slices) {
       const day = this.utcDay(this.clock.now()).day
-      await this.writes.addRequests(accountId, day, 1)
+      // The credit or call is spent already: a count that cannot be written is only a figure lost.
+      await this.writes.addRequests(accountId, day, 1).catch((error: Error) => this.log.warn('request count not written', { error: error.message }))
       return day
     }
     const state = await this.state(accountId)

@@ -6,12 +6,15 @@
 // - Never more admitted than the limit: a node admits only requests it claimed, and the claims
 //   of all nodes together stay within the limit (the statement's row lock orders them).
 // - A node may refuse early: when the database has nothing left to claim while another node still
-//   holds unused requests of its slice. A node holds one slice at a time, of at most
-//   max(1, ⌊(limit − stored) / SLICE_DIVISOR⌋) requests and never more than its `maxSlice`; so at
-//   any moment the requests that a refusal leaves unused are at most one slice per other node,
-//   and 1 per other node within the last 2 × SLICE_DIVISOR requests of a day. A slice unused for
-//   SLICE_IDLE_MS is given back at the next give-back round (each second), and every slice at a
-//   clean stop. A node that dies keeps its slice counted for that day (under-admission only).
+//   holds unused requests of its slice. A node holds one slice at a time (it claims again only
+//   when its slice is used up), of max(1, ⌊(limit − stored) / SLICE_DIVISOR⌋) requests at the
+//   time of the claim and never more than `maxSlice`. So a refusal leaves unused at most one
+//   slice per other node: at most (nodes − 1) × min(maxSlice, max(1, ⌊limit / SLICE_DIVISOR⌋))
+//   requests, and a slice claimed when fewer than 2 × SLICE_DIVISOR were left is a single
+//   request, used by the request that claimed it. A slice unused for SLICE_IDLE_MS is given back
+//   at the next give-back round (each second), so the unused part comes back within about two
+//   seconds of its node going quiet; every slice at a clean stop. A node that dies keeps its slice
+//   counted for that day: at most one slice per key it was serving, under-admission only.
 // - The stored day count includes claimed-but-unused requests until they are given back.
 //
 // With `maxSlice` 1 every admission is one claim of one request: exact with no early refusal

@@ -3,7 +3,7 @@
 // while the claimers are up; a claimer that dies leaves its claim to end as a lease does.
 import type { SQL } from 'bun'
 import { postgresStep } from '../../store/postgres-transaction'
-import { countsOf, ENQUEUE_SQL, enqueueValues, eraseKeys, FINISH_SQL, RETRY_SQL, type MailOutbox, type OutboxCounts, type OutboxRow } from './outbox'
+import { countsOf, ENQUEUE_SQL, enqueueValues, eraseKeys, FINISH_SQL, MAIL_CHANNEL, RETRY_SQL, type MailOutbox, type OutboxCounts, type OutboxRow } from './outbox'
 
 export function postgresMailOutbox(sql: SQL): MailOutbox {
   const finishErasing = (id: number, state: 'sent' | 'failed', error: string | null, now: number) =>
@@ -12,7 +12,13 @@ export function postgresMailOutbox(sql: SQL): MailOutbox {
       if (row) await tx.unsafe(FINISH_SQL, [id, state, eraseKeys(row.body), error, new Date(now).toISOString()])
     })
   return {
-    enqueue: (mail, now) => postgresStep(async (tx) => ((await tx.unsafe(ENQUEUE_SQL, enqueueValues(mail, now))) as { id: number }[])[0]!.id),
+    enqueue: (mail, now) =>
+      postgresStep(async (tx) => {
+        const id = ((await tx.unsafe(ENQUEUE_SQL, enqueueValues(mail, now))) as { id: number }[])[0]!.id
+        // Wakes the node that runs the mail job when this transaction commits.
+        await tx`SELECT pg_notify(${MAIL_CHANNEL}, ${String(id)})`
+        return id
+      }),
     async claim(now, leaseUntil, limit) {
       const rows = (await sql`
         UPDATE mail_outbox SET next_attempt_at = ${leaseUntil}, attempts = attempts + 1
@@ -36,6 +42,12 @@ export function postgresMailOutbox(sql: SQL): MailOutbox {
     async oldestQueuedAt() {
       const [row] = (await sql`SELECT min(created_at) AS at FROM mail_outbox WHERE state = 'queued'`) as { at: string | null }[]
       return row?.at ?? null
+    },
+    async watch(queued) {
+      const listening = await sql.listen(MAIL_CHANNEL, () => queued())
+      return async () => {
+        await listening.unlisten()
+      }
     },
   }
 }

@@ -67,7 +67,15 @@ export interface MailOutbox {
   retryAt(id: number, at: number, error: string): Promise<void>
   counts(): Promise<OutboxCounts>
   oldestQueuedAt(): Promise<string | null>
+  /**
+   * Calls `queued` when any node commits a message (PostgreSQL: LISTEN on MAIL_CHANNEL), so the
+   * node running the mail job sends it at once; the stop ends the watch. Absent on SQLite.
+   */
+  watch?(queued: () => void): Promise<() => Promise<void>>
 }
+
+/** Notified in the transaction that stores a message (delivered at its commit). */
+export const MAIL_CHANNEL = 'openbell_mail'
 
 export const ENQUEUE_SQL = 'INSERT INTO mail_outbox (recipient, subject, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id'
 export const enqueueValues = (mail: OutgoingMail, now: number) => [mail.to, mail.subject, mail.text, now, new Date(now).toISOString()]

@@ -56,7 +56,14 @@ export class MailWorker {
     if (!this.transport) return async () => {}
     this.timer = setInterval(() => void this.tick(), MAIL_POLL_MS)
     void this.tick()
+    // Messages committed on other nodes wake this one too (when the outbox can tell); without
+    // that, the poll above finds them within MAIL_POLL_MS.
+    const watching = this.outbox.watch?.(() => this.wake()).catch((error: Error) => {
+      this.log.warn('mail: cannot watch for new messages; polling only', { error: error.message })
+      return null
+    })
     return async () => {
+      await (await watching)?.()
       if (this.timer) clearInterval(this.timer)
       this.timer = null
       await this.running
