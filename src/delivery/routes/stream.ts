@@ -67,7 +67,7 @@ export function streamRoutes(deps: AppDeps, hub: StreamHub) {
       detail: {
         tags: ['delivery'],
         summary: 'Server-sent events: a signed market_status receipt on connect and every STREAM_INTERVAL_SECONDS; terminal `halted`; at the key stream limit the oldest stream ends with `replaced`',
-        responses: responses({ 200: ['Server-sent events: market_status (a signed receipt, id = receipt_id), halted (terminal), unknown (nothing could be signed this tick: the error object with status UNKNOWN), replaced (terminal: a newer stream of the key took this place; close the EventSource), comment heartbeats', t.String(), 'text/event-stream'], 400: 'UNKNOWN_MIC', 401: 'API_KEY_REQUIRED', 402: 'ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY', 503: 'DATABASE_UNAVAILABLE (the stream could not be registered; retry)' }),
+        responses: responses({ 200: ['Server-sent events: market_status (a signed receipt, id = receipt_id), halted (terminal), unknown (nothing could be signed this tick: the error object with status UNKNOWN), replaced (terminal: a newer stream of the key took this place; close the EventSource), comment heartbeats', t.String(), 'text/event-stream'], 400: 'UNKNOWN_MIC', 401: 'API_KEY_REQUIRED', 402: 'ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY', 503: 'STORAGE_UNAVAILABLE (the database cannot be reached: the stream could not be registered; retry)' }),
       },
     },
   )

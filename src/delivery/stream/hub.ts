@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto'
 import type { DomainDeps } from '../../domain-deps'
 import type { Mic } from '../../calendar/mics'
-import { ApiError } from '../../http/errors'
 import { MicCoordinator, HEARTBEAT_MS, type StreamClient } from './coordinator'
 import { replacedFrame } from './frames'
 import { REFRESH_MS, STALE_MS, type StreamRegistry } from './registry'
@@ -64,19 +63,14 @@ export class StreamHub {
    * Registers a stream of `keyHash` within `limit` on every node; the key's oldest streams beyond
    * it get a last `replaced` event and end (a browser's EventSource reconnecting before the server
    * noticed its old connection was dead must not be refused: browsers do not retry a refusal).
-   * Resolves to the id to `attach` with. 503 when the registry cannot be reached.
+   * Resolves to the id to `attach` with; a database that cannot be reached throws (the route
+   * answers 503 STORAGE_UNAVAILABLE: no stream is served that the limit does not count).
    */
   async register(mic: Mic, keyHash: string, limit: number): Promise<string> {
     this.watch()
     const now = this.deps.clock.now()
     const stream = { id: randomUUID(), key_hash: keyHash, mic, node: this.node, opened_at: now }
-    let replaced
-    try {
-      replaced = await this.deps.transactor.run(() => this.registry.open(stream, limit, now - STALE_MS), { name: 'stream-open' })
-    } catch (error) {
-      this.deps.log.error('stream not opened: the registry of open streams is unavailable', { error: (error as Error).message })
-      throw new ApiError(503, 'DATABASE_UNAVAILABLE', 'the stream could not be registered (the database cannot be reached); retry shortly', {}, { 'retry-after': '5' })
-    }
+    const replaced = await this.deps.transactor.run(() => this.registry.open(stream, limit, now - STALE_MS), { name: 'stream-open' })
     for (const { id, node } of replaced) if (node === this.node) this.local.get(id)?.replace()
     return stream.id
   }
