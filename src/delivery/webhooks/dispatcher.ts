@@ -14,6 +14,7 @@ import { issueLiveReceipt } from '../../market/issue'
 import { nextCloseBoundary, nextOpenBoundary } from '../../calendar/engine'
 import type { DispatcherRecords } from './health'
 import { DeliveryWorker } from './worker'
+import { Coalescing } from './coalescing'
 import { CACHE_MS as OVERRIDE_CACHE_MS } from '../../market/overrides/service'
 import type { WebhookSender } from './send'
 import { recordBaseline, recordTransition, type TransitionStores } from './transition'
@@ -49,8 +50,7 @@ export class Dispatcher {
   private overrideSeen: number | null = null
   /** One more cycle once the caches have caught up (after an override change elsewhere, or a stale view). */
   private followUp: ReturnType<typeof setTimeout> | null = null
-  private cycling: Promise<void> | null = null
-  private again = false
+  private readonly cycling = new Coalescing(() => this.detect().catch((error) => this.deps.log.error('webhook dispatch cycle failed', { error: (error as Error).message })))
   private running = false
   private readonly wake = () => this.soon()
   cycles = 0
@@ -105,7 +105,7 @@ export class Dispatcher {
     this.overrideTimer = null
     if (this.followUp) clearTimeout(this.followUp)
     this.followUp = null
-    await this.cycling
+    await this.cycling.current
     await this.worker.stop()
   }
 
@@ -147,20 +147,7 @@ export class Dispatcher {
 
   /** One detection cycle; concurrent calls run one more cycle after the current one. */
   cycle(): Promise<void> {
-    if (this.cycling) {
-      this.again = true
-      return this.cycling
-    }
-    this.cycling = this.detect()
-      .catch((error) => this.deps.log.error('webhook dispatch cycle failed', { error: (error as Error).message }))
-      .finally(() => {
-        this.cycling = null
-        if (this.again) {
-          this.again = false
-          void this.cycle()
-        }
-      })
-    return this.cycling
+    return this.cycling.run()
   }
 
   private async detect(): Promise<void> {

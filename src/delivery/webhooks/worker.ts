@@ -8,6 +8,7 @@ import type { DeliveryQueue, DeliveryRow } from './queue'
 import type { WebhookStore } from './store'
 import type { WebhookSender } from './send'
 import { MAX_ATTEMPTS, retryDelayMs } from './backoff'
+import { Coalescing } from './coalescing'
 
 export interface WorkerDeps {
   clock: Clock
@@ -25,9 +26,8 @@ export class DeliveryWorker {
   private inFlight = new Set<Promise<void>>()
   private timer: ReturnType<typeof setTimeout> | null = null
   private running = false
-  /** A pump in progress (claiming is a database round trip); a pump asked for meanwhile runs after it. */
-  private pumping: Promise<void> | null = null
-  private pumpAgain = false
+  /** Claim rounds one at a time (claiming is a database round trip); one asked for meanwhile runs after. */
+  private readonly pumps = new Coalescing(() => this.claimAndSleep())
   attempts = 0
 
   constructor(private readonly deps: WorkerDeps) {}
@@ -42,7 +42,7 @@ export class DeliveryWorker {
     this.running = false
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
-    await this.pumping
+    await this.pumps.current
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     await Promise.all([...this.inFlight])
@@ -54,18 +54,7 @@ export class DeliveryWorker {
 
   /** Claims what is due (up to the free slots) and starts it; then sleeps until the next due row. */
   pump(): Promise<void> {
-    if (this.pumping) {
-      this.pumpAgain = true
-      return this.pumping
-    }
-    this.pumping = this.claimAndSleep().finally(() => {
-      this.pumping = null
-      if (this.pumpAgain) {
-        this.pumpAgain = false
-        void this.pump()
-      }
-    })
-    return this.pumping
+    return this.pumps.run()
   }
 
   private async claimAndSleep(): Promise<void> {
