@@ -136,7 +136,7 @@ async function serve(): Promise<void> {
     try {
       // Streams never finish by themselves: end them, then stop accepting; in-flight requests
       // finish before stop() resolves.
-      deps.delivery.streams.closeAll()
+      await deps.delivery.streams.closeAll()
       await app.stop()
       await stopDispatcher()
       stopCalendarJobs()

@@ -69,10 +69,11 @@ export async function openBackend(parts: DepsParts): Promise<OpenedBackend> {
     db.close()
     throw error
   }
+  const synchronous = synchronousMode(db)
   const stopCheckpoints = startCheckpoints(db, config.databasePath, log)
   const close = async () => {
     await stopCheckpoints()
     db.close()
   }
-  return { deps: assembleDeps(parts, sqliteStores(db, config), {}, SQLITE_OPTIONS), close, synchronous: synchronousMode(db) }
+  return { deps: assembleDeps(parts, sqliteStores(db, config), {}, SQLITE_OPTIONS), close, synchronous }
 }
