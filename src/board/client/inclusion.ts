@@ -50,6 +50,8 @@ export async function checkInclusion(registry: KeyRegistry, receipt: Record<stri
   const failed = (detail: string, facts: [string, string][] = []): InclusionVerdict => ({ outcome: 'failed', detail, facts })
   const receiptId = typeof receipt.receipt_id === 'string' ? receipt.receipt_id : null
   if (!receiptId) return failed('Paste a live receipt (one with a receipt_id) in the box above first.')
+  // Known without asking (a 404 would only add an error to the browser's console).
+  if (receipt.receipt_mode === 'demo') return failed('A demo receipt is never logged, so it is in no audit root: only live receipts are.')
   let proof = pasted
   if (!proof) {
     const answer = await fetchJson(`/v5/audit/proof?receipt_id=${encodeURIComponent(receiptId)}`)
