@@ -128,12 +128,14 @@ interface VenueLike {
 /** The text of every live field of a venue's tile at `now` (server first paint and browser updates). */
 export function tileFields(venue: VenueLike, now: number) {
   const nextAt = venue.next ? Date.parse(venue.next.at) : null
+  const special = dayNote(venue.day) ?? ''
   return {
     status: venue.status,
     // `closed` only repeats the badge; a band (an auction, post-close) or continuous trading says more.
     phase: venue.phase === 'closed' ? '' : (phaseWord(venue.phase) ?? ''),
-    reason: `${SOURCE_WORD[venue.source] ?? venue.source}: ${venue.reason}`,
-    special: dayNote(venue.day) ?? '',
+    // On a special day the calendar's reason says what the day note already says, in fewer words.
+    reason: venue.source === 'SCHEDULE' && special ? '' : `${SOURCE_WORD[venue.source] ?? venue.source}: ${venue.reason}`,
+    special,
     clock: localClock(venue.timezone, now),
     offset: venue.utc_offset,
     next: nextWords(venue.next, venue.timezone, venue.status),

@@ -31,14 +31,15 @@ export function startLiveBoard(onUpdate: () => void = () => {}): void {
     tile.className = `tile ${statusClass(venue.status)}`
     setText(field(tile, 'status'), fields.status)
     setText(field(tile, 'phase'), fields.phase)
-    setText(field(tile, 'reason'), fields.reason)
     setText(field(tile, 'offset'), fields.offset)
     setText(field(tile, 'next'), fields.next)
     const countdown = field(tile, 'countdown')
     if (countdown) countdown.dataset.at = fields.countdownAt
-    const special = field(tile, 'special')
-    setText(special, fields.special)
-    if (special) special.hidden = !fields.special
+    for (const name of ['reason', 'special'] as const) {
+      const node = field(tile, name)
+      setText(node, fields[name])
+      if (node) node.hidden = !fields[name]
+    }
   }
 
   function apply(summary: BoardSummary): void {

@@ -17,7 +17,7 @@ export function tile(venue: BoardVenue, now: number, heading: 'h2' | 'h3' = 'h3'
 <article aria-labelledby="t-${venue.mic}">
 <${new SafeHtml(heading)} id="t-${venue.mic}"><a href="/venue/${venue.mic}"><span class="mic">${venue.mic}</span> <span class="venue-name">${venue.name}</span></a></${new SafeHtml(heading)}>
 <p class="state"><span class="badge" data-field="status">${fields.status}</span> <span class="phase" data-field="phase">${fields.phase}</span></p>
-<p class="reason" data-field="reason">${fields.reason}</p>
+<p class="reason" data-field="reason"${fields.reason ? '' : html` hidden`}>${fields.reason}</p>
 <p class="special" data-field="special"${fields.special ? '' : html` hidden`}>${fields.special}</p>
 <dl class="facts">
 <div><dt>Local time</dt><dd><span data-field="clock">${fields.clock}</span> <span class="muted" data-field="offset">${fields.offset}</span></dd></div>

@@ -46,7 +46,7 @@ ${phases}
 
 function upcomingSection(days: CalendarDay[]): SafeHtml {
   return html`<section aria-labelledby="upcoming"><h2 id="upcoming">The next ${days.length} days</h2>
-<div class="scroll" tabindex="0" role="region" aria-label="The next ${days.length} days"><table><thead><tr><th scope="col">Date</th><th scope="col">Day</th><th scope="col">Kind</th><th scope="col">Name</th><th scope="col">Hours (local)</th><th scope="col">Basis</th></tr></thead>
+<div class="scroll" tabindex="0" role="region" aria-label="Table of the next ${days.length} days"><table><thead><tr><th scope="col">Date</th><th scope="col">Day</th><th scope="col">Kind</th><th scope="col">Name</th><th scope="col">Hours (local)</th><th scope="col">Basis</th></tr></thead>
 <tbody>${days.map((day) => html`<tr class="kind-${day.kind}"><td>${day.date}</td><td>${weekday(day.date)}</td><td>${KIND_WORD[day.kind] ?? day.kind}</td><td>${day.name ?? ''}${day.provisional_why ? html` <span class="muted">(${day.provisional_why})</span>` : ''}</td><td>${hours(day)}</td><td>${day.basis ?? '—'}</td></tr>`)}</tbody></table></div>
 </section>`
 }
@@ -55,7 +55,7 @@ function holidaySection(details: VenueDetails): SafeHtml {
   const body = details.file?.always_open
     ? html`<p>This venue trades around the clock: it has no holidays.</p>`
     : details.holidays.length
-      ? html`<div class="scroll" tabindex="0" role="region" aria-label="Holidays and special days in ${details.year}"><table><thead><tr><th scope="col">Date</th><th scope="col">Day</th><th scope="col">Kind</th><th scope="col">Name</th><th scope="col">Hours (local)</th><th scope="col">Basis</th></tr></thead>
+      ? html`<div class="scroll" tabindex="0" role="region" aria-label="Table of holidays and special days in ${details.year}"><table><thead><tr><th scope="col">Date</th><th scope="col">Day</th><th scope="col">Kind</th><th scope="col">Name</th><th scope="col">Hours (local)</th><th scope="col">Basis</th></tr></thead>
 <tbody>${details.holidays.map((day) => html`<tr class="kind-${day.kind}"><td>${day.date}</td><td>${weekday(day.date)}</td><td>${KIND_WORD[day.kind] ?? day.kind}</td><td>${day.name ?? ''}${day.provisional_why ? html` <span class="muted">(${day.provisional_why})</span>` : ''}</td><td>${hours(day)}</td><td>${day.basis ?? '—'}</td></tr>`)}</tbody></table></div>`
       : html`<p>No holidays or special days are entered for ${details.year}${details.file ? '' : ' (no calendar is loaded)'}.</p>`
   return html`<section aria-labelledby="holidays"><h2 id="holidays">Holidays and special days in ${details.year}</h2>${body}</section>`

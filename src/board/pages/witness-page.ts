@@ -31,7 +31,7 @@ function receiptsTable(found: Extract<WitnessLookup, { state: 'found' }>): SafeH
   const receipts = found.receipts.map(
     (receipt, index) => html`<details><summary>Receipt of count ${receipt.count} (${receipt.public_key_id})</summary><pre class="receipt" data-receipt="${index}">${JSON.stringify(receipt, null, 2)}</pre></details>`,
   )
-  return html`<div class="scroll" tabindex="0" role="region" aria-label="Checkpoints"><table id="witness-table"><caption>${found.receipts.length} checkpoint${found.receipts.length === 1 ? '' : 's'}, ordered by count</caption>
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Table of checkpoints"><table id="witness-table"><caption>${found.receipts.length} checkpoint${found.receipts.length === 1 ? '' : 's'}, ordered by count</caption>
 <thead><tr><th scope="col">count</th><th scope="col">last_entry_hash</th><th scope="col">checkpoint ts</th><th scope="col">received_at</th><th scope="col">fork</th><th scope="col">signature</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
 <h2>Receipts</h2>

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { EXCHANGES } from '../../src/calendar/exchanges'
 import { makeTestApp, TEST_ADMIN_KEY, type TestApp } from '../helpers/app'
-import { chromiumAvailable, CHROMIUM, launchBrowser, recordedPage, type RecordedPage, type RunningBrowser } from '../helpers/browser'
+import { chromiumAvailable, CHROMIUM, launchBrowser, recordedPage, type RecordedPage, type RunningBrowser } from './browser'
 import { SLOW_SETUP_MS } from '../helpers/process'
 
 let harness: TestApp

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { issueKey } from '../../src/accounts/keys'
 import { makeTestApp, type TestApp } from '../helpers/app'
-import { chromiumAvailable, CHROMIUM, launchBrowser, recordedPage, type RecordedPage, type RunningBrowser } from '../helpers/browser'
+import { chromiumAvailable, CHROMIUM, launchBrowser, recordedPage, type RecordedPage, type RunningBrowser } from './browser'
 import { clientKey, entryHash, submission } from '../helpers/checkpoints'
 import { SLOW_SETUP_MS } from '../helpers/process'
 
