@@ -51,6 +51,12 @@ export const EXCHANGES = [
   { mic: 'XBRU', name: 'Euronext Brussels', country: 'BE', currency: 'EUR', timezone: 'Europe/Brussels', region: 'Europe' },
   { mic: 'XLIS', name: 'Euronext Lisbon', country: 'PT', currency: 'EUR', timezone: 'Europe/Lisbon', region: 'Europe' },
   { mic: 'XDUB', name: 'Euronext Dublin', country: 'IE', currency: 'EUR', timezone: 'Europe/Dublin', region: 'Europe' },
+  { mic: 'XKLS', name: 'Bursa Malaysia', country: 'MY', currency: 'MYR', timezone: 'Asia/Kuala_Lumpur', region: 'Asia-Pacific' },
+  { mic: 'XBKK', name: 'Stock Exchange of Thailand', country: 'TH', currency: 'THB', timezone: 'Asia/Bangkok', region: 'Asia-Pacific' },
+  { mic: 'XIDX', name: 'Indonesia Stock Exchange', country: 'ID', currency: 'IDR', timezone: 'Asia/Jakarta', region: 'Asia-Pacific' },
+  { mic: 'XTAI', name: 'Taiwan Stock Exchange', country: 'TW', currency: 'TWD', timezone: 'Asia/Taipei', region: 'Asia-Pacific' },
+  { mic: 'XTSE', name: 'Toronto Stock Exchange', country: 'CA', currency: 'CAD', timezone: 'America/Toronto', region: 'Americas' },
+  { mic: 'XMEX', name: 'Bolsa Mexicana de Valores', country: 'MX', currency: 'MXN', timezone: 'America/Mexico_City', region: 'Americas' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']

@@ -2,28 +2,13 @@
 // provisional dates; see docs/calendars/india-gulf.md), and a walk over every day from
 // 2026-11-23 to 2027-12-31: OPEN or CLOSED everywhere except on a provisional local date.
 import { describe, expect, test } from 'bun:test'
-// statusAt through the listed-day check: each fact is also checked against the day /v5/calendar lists.
-import { statusAt } from '../helpers/listed-days'
-import { zoneOffsetMs } from '../../src/calendar/zone'
 import { sharedCalendars } from '../helpers/app'
+import { localLookups } from '../helpers/calendars'
 
 const calendars = sharedCalendars()
 const MICS = ['XNSE', 'XBOM', 'XDFM', 'XSAU', 'XIST'] as const
 
-function calendarOf(mic: string) {
-  const calendar = calendars.calendar(mic)
-  if (!calendar) throw new Error(`${mic} did not load`)
-  return calendar
-}
-
-/** The instant of a local wall time (`YYYY-MM-DD HH:MM`) in the venue's zone. */
-function localInstant(mic: string, local: string): number {
-  const zone = calendarOf(mic).file.timezone
-  const wallAsUtc = Date.parse(`${local.replace(' ', 'T')}:00Z`)
-  return wallAsUtc - zoneOffsetMs(zone, wallAsUtc - zoneOffsetMs(zone, wallAsUtc))
-}
-
-const statusOf = (mic: string, local: string) => statusAt(calendarOf(mic), localInstant(mic, local))
+const { calendarOf, statusOf } = localLookups(calendars)
 
 type Fact = [mic: string, local: string, expected: 'OPEN' | 'CLOSED' | 'UNKNOWN', why: string]
 /** The same fact for NSE and BSE, which publish identical equity holiday lists. */
@@ -53,7 +38,8 @@ const FACTS: Fact[] = [
   ['XDFM', '2027-01-04 14:44', 'OPEN', 'continuous trading to 14:45'],
   ['XDFM', '2027-01-04 14:45', 'CLOSED', 'closing auction excluded'],
   ['XDFM', '2027-03-08 11:00', 'OPEN', 'day before the Eid al-Fitr window'],
-  ['XDFM', '2027-03-10 11:00', 'UNKNOWN', 'Eid al-Fitr 1448: moon sighting'],
+  ['XDFM', '2027-03-09 11:00', 'UNKNOWN', 'Eid al-Fitr 1448: 30 Ramadan only if the moon is not seen on 8 March'],
+  ['XDFM', '2027-03-10 11:00', 'CLOSED', 'Eid al-Fitr 1448: closed whichever day the moon is seen'],
   ['XDFM', '2027-03-15 11:00', 'OPEN', 'Monday after the Eid al-Fitr window'],
   ['XDFM', '2027-12-02 11:00', 'CLOSED', 'Eid Al Etihad (fixed date, Thursday)'],
   ['XDFM', '2027-12-03 11:00', 'CLOSED', 'Eid Al Etihad (fixed date, Friday)'],
@@ -109,7 +95,7 @@ describe('2027 calendar facts: India and the Gulf', () => {
     for (const mic of MICS) {
       const calendar = calendarOf(mic)
       expect(calendar.file.coverage!.to >= '2027-12-31').toBe(true)
-      expect(calendar.file.schema_version).toBe(2)
+      expect(calendar.file.schema_version).toBeGreaterThanOrEqual(2)
       const provisional = calendar.file.provisional ?? {}
       let provisionalDays = 0
       for (let day = first; day <= last; day += 86_400_000) {

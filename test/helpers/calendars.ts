@@ -2,7 +2,10 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ScheduleFile } from '../../src/calendar/schema'
-import { compileCalendar } from '../../src/calendar/compile'
+import { compileCalendar, type CompiledCalendar } from '../../src/calendar/compile'
+// statusAt through the listed-day check: each fact looked up here is also checked against the day /v5/calendar lists.
+import { statusAt } from './listed-days'
+import { dayNumber, localToUtc, parseLocalTime } from '../../src/calendar/zone'
 import { validateSchedule } from '../../src/calendar/validate'
 import { tempDir } from './app'
 
@@ -52,4 +55,19 @@ export function scheduleDir(files: ScheduleFile[]): string {
   mkdirSync(dir, { recursive: true })
   for (const file of files) writeSchedule(dir, file)
   return dir
+}
+
+/** Look-ups on loaded calendars by a venue's local wall time, written `YYYY-MM-DD HH:MM`. */
+export function localLookups(calendars: { calendar(mic: string): CompiledCalendar | null | undefined }) {
+  const calendarOf = (mic: string): CompiledCalendar => {
+    const calendar = calendars.calendar(mic)
+    if (!calendar) throw new Error(`${mic} did not load`)
+    return calendar
+  }
+  const localInstant = (mic: string, local: string): number => {
+    const [date, time] = local.split(' ')
+    return localToUtc(calendarOf(mic).timezone, dayNumber(date!), parseLocalTime(time!))
+  }
+  const statusOf = (mic: string, local: string) => statusAt(calendarOf(mic), localInstant(mic, local))
+  return { calendarOf, localInstant, statusOf }
 }
