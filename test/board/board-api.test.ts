@@ -40,7 +40,7 @@ describe('GET /v5/board', () => {
       expect(board.regions).toEqual(REGION_ORDER.filter((region) => regions.has(region)))
       const counts = { OPEN: 0, CLOSED: 0, HALTED: 0, UNKNOWN: 0 } as Record<string, number>
       for (const venue of board.venues) {
-        counts[venue.status]++
+        counts[venue.status] = counts[venue.status]! + 1
         const historical = (await t.json(`/v5/historical?mic=${venue.mic}&at=${at}`)).body
         const schedule = (await t.json(`/v5/schedule?mic=${venue.mic}`)).body
         const expectedNext = schedule.current_status === 'OPEN' ? schedule.next_close : schedule.next_open
