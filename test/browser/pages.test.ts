@@ -90,6 +90,8 @@ describe('every page at desktop and phone width, light and dark', () => {
           expect({ page: what, overflow }).toEqual({ page: what, overflow: 0 })
           // The whole page at desktop width; a phone's first screen.
           await screenshot(recorded.page, `${page.name}-${variant.viewport}-${variant.colorScheme}`, !phone)
+          // The board's first screen at desktop width is the README's picture.
+          if (page.name === 'board' && !phone) await screenshot(recorded.page, `board-${variant.viewport}-${variant.colorScheme}-first-screen`, false)
           // The unknown venue's page answers 400, which Chromium reports on the console; nothing else may.
           const expected = page.name === 'venue-unknown' ? ['console: Failed to load resource: the server responded with a status of 400 (Bad Request)'] : []
           expect(recorded.errors).toEqual(expected)

@@ -18,7 +18,7 @@ export interface KeyRegistry {
   canonical_payload_spec?: Record<string, unknown>
 }
 
-export type VerdictReason = 'SIGNATURE_VALID' | 'RECEIPT_EXPIRED' | 'INVALID_SIGNATURE' | 'UNKNOWN_KEY' | 'MALFORMED_RECEIPT' | 'NO_KEYS'
+export type VerdictReason = 'SIGNATURE_VALID' | 'RECEIPT_EXPIRED' | 'INVALID_SIGNATURE' | 'UNKNOWN_KEY' | 'MALFORMED_RECEIPT' | 'NO_KEYS' | 'UNSUPPORTED_BROWSER'
 
 export interface Verdict {
   valid: boolean
@@ -55,14 +55,21 @@ export function hexToBytes(hex: string): Uint8Array | null {
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
-export async function ed25519Verify(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): Promise<boolean> {
-  if (strictPrecheck(publicKey, signature) !== null) return false
+/** 'unsupported' when this browser's WebCrypto has no Ed25519: then nothing is decided. */
+export async function ed25519Verify(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): Promise<'valid' | 'invalid' | 'unsupported'> {
+  if (strictPrecheck(publicKey, signature) !== null) return 'invalid'
+  let key: CryptoKey
   try {
-    const key = await crypto.subtle.importKey('raw', publicKey as BufferSource, { name: 'Ed25519' }, false, ['verify'])
-    return await crypto.subtle.verify({ name: 'Ed25519' }, key, signature as BufferSource, message as BufferSource)
+    key = await crypto.subtle.importKey('raw', publicKey as BufferSource, { name: 'Ed25519' }, false, ['verify'])
+  } catch (error) {
+    if ((error as Error).name === 'NotSupportedError') return 'unsupported'
+    return 'invalid'
+  }
+  try {
+    return (await crypto.subtle.verify({ name: 'Ed25519' }, key, signature as BufferSource, message as BufferSource)) ? 'valid' : 'invalid'
   } catch {
     // An encoding WebCrypto cannot decode as a point is a failed signature, as on the service.
-    return false
+    return 'invalid'
   }
 }
 
@@ -93,8 +100,9 @@ export async function verifyReceipt(registry: KeyRegistry, input: unknown, now: 
   const publicKey = hexToBytes(key.public_key)
   const canonical = canonicalPayload(fields)
   if (!publicKey || publicKey.length !== 32) return verdict(false, 'NO_KEYS', `The published key ${key.key_id} is not 32 bytes of hex.`, { ...base, key, canonical })
-  const ok = await ed25519Verify(publicKey, signature, utf8(canonical))
-  if (!ok) return verdict(false, 'INVALID_SIGNATURE', `The signature does not match these members under key ${key.key_id}: a signed member was changed, or the receipt was not signed by this service.`, { ...base, key, canonical })
+  const checked = await ed25519Verify(publicKey, signature, utf8(canonical))
+  if (checked === 'unsupported') return verdict(false, 'UNSUPPORTED_BROWSER', "This browser's WebCrypto has no Ed25519, so nothing was decided: use POST /v5/verify or the offline script of docs/audit.md.", { ...base, key, canonical })
+  if (checked === 'invalid') return verdict(false, 'INVALID_SIGNATURE', `The signature does not match these members under key ${key.key_id}: a signed member was changed, or the receipt was not signed by this service.`, { ...base, key, canonical })
   if (expired) return verdict(true, 'RECEIPT_EXPIRED', `The signature is valid, but the receipt expired at ${expiresAt}: do not act on it; fetch a fresh one.`, { ...base, key, canonical })
   return verdict(true, 'SIGNATURE_VALID', `Signed by this service with key ${key.key_id}.`, { ...base, key, canonical })
 }
