@@ -5,6 +5,7 @@ import Type, { type TSchema } from 'typebox'
 import Value from 'typebox/value'
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { hostname } from 'node:os'
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, detail: string) {
@@ -32,7 +33,9 @@ export const CONFIG_VARIABLES = {
   PORT: { kind: 'integer', default: '8080', doc: 'TCP port to listen on', schema: Type.Integer({ minimum: 1, maximum: 65535 }) },
   HOST: { kind: 'string', default: '0.0.0.0', doc: 'address to bind: an IP address or a host name that resolves (checked at start)', schema: Type.String({ pattern: HOST_PATTERN }) },
   DATA_DIR: { kind: 'string', doc: 'directory for the database and the generated signing key (created 0700); default `data/` beside the binary (from source: beside `src/`). The CLI resolves it the same way', schema: Type.String({ minLength: 1 }) },
-  DATABASE_PATH: { kind: 'string', doc: 'SQLite file (WAL mode); default `<DATA_DIR>/openbell.sqlite`', schema: Type.String({ minLength: 1 }) },
+  DATABASE_PATH: { kind: 'string', doc: 'SQLite file (WAL mode); default `<DATA_DIR>/openbell.sqlite`. Not with DATABASE_URL', schema: Type.String({ minLength: 1 }) },
+  DATABASE_URL: { kind: 'string', doc: '`postgres://user:password@host:port/database`: run as one of several nodes on this PostgreSQL database instead of the SQLite file (docs/scale-out.md). Unset = SQLite', schema: Type.String({ pattern: '^postgres(ql)?://' }) },
+  NODE_ID: { kind: 'string', doc: 'name of this node in `/v5/health` `storage.node_id` and in the job leases it holds; default `<host name>-<process id>`', schema: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$' }) },
   SIGNING_KEY: { kind: 'string', doc: 'Ed25519 private seed, 64 hex characters; exclusive with SIGNING_KEY_FILE', schema: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }) },
   SIGNING_KEY_FILE: { kind: 'string', doc: 'file holding the hex seed; when set and unreadable the signer is offline (never regenerated). Default: `<DATA_DIR>/signing-key.hex`, generated on first start', schema: Type.String({ minLength: 1 }) },
   PUBLIC_KEY_ID: { kind: 'string', doc: 'key id put in receipts; default `key_<year>_v1` (year the key was generated)', schema: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }) },
@@ -106,6 +109,9 @@ export interface Config {
   host: string
   dataDir: string
   databasePath: string
+  /** PostgreSQL (DATABASE_URL) or null for the SQLite file at databasePath. */
+  databaseUrl: string | null
+  nodeId: string
   signingKey: string | null
   signingKeyFile: string | null
   publicKeyId: string | null
@@ -149,7 +155,7 @@ function readVariable(env: Env, name: ConfigVariable): unknown {
   if (!Value.Check(spec.schema, value)) {
     const first = [...Value.Errors(spec.schema, value)][0]
     // The raw value is not echoed for secrets.
-    const shown = name === 'SIGNING_KEY' || name === 'ADMIN_KEY' || name === 'PADDLE_WEBHOOK_SECRET' || name === 'PADDLE_API_KEY' || name === 'SMTP_URL' ? '(value hidden)' : JSON.stringify(raw)
+    const shown = name === 'SIGNING_KEY' || name === 'ADMIN_KEY' || name === 'PADDLE_WEBHOOK_SECRET' || name === 'PADDLE_API_KEY' || name === 'SMTP_URL' ? '(value hidden)' : name === 'DATABASE_URL' ? JSON.stringify(maskUrlPassword(raw)) : JSON.stringify(raw)
     const choices = allowedValues(spec.schema)
     throw new ConfigError(name, `${choices ? `must be one of ${choices.join(', ')}` : (first?.message ?? 'invalid value')} (got ${shown})`)
   }
@@ -192,6 +198,8 @@ export function loadConfig(env: Env = process.env): Config {
     if (value !== undefined && Number.isNaN(Date.parse(value))) throw new ConfigError(name, `not a valid instant (got ${JSON.stringify(value)})`)
   }
   if (validFrom && validUntil && Date.parse(validFrom) >= Date.parse(validUntil)) throw new ConfigError('KEY_VALID_UNTIL', 'must be after KEY_VALID_FROM')
+  const databaseUrl = checkedDatabaseUrl(get<string | undefined>('DATABASE_URL'))
+  if (databaseUrl && get('DATABASE_PATH')) throw new ConfigError('DATABASE_PATH', 'set DATABASE_URL (PostgreSQL) or DATABASE_PATH (SQLite), not both')
   const smtpUrl = get<string | undefined>('SMTP_URL') ?? null
   const mailFrom = get<string | undefined>('MAIL_FROM') ?? null
   if (smtpUrl && !mailFrom) throw new ConfigError('MAIL_FROM', 'required when SMTP_URL is set')
@@ -207,6 +215,8 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir,
     databasePath: resolve(get<string | undefined>('DATABASE_PATH') ?? join(dataDir, 'openbell.sqlite')),
+    databaseUrl,
+    nodeId: get<string | undefined>('NODE_ID') ?? `${hostname().replace(/[^A-Za-z0-9_.:-]/g, '-').slice(0, 50)}-${process.pid}`,
     signingKey: signingKey?.toLowerCase() ?? null,
     signingKeyFile: signingKeyFile ? resolve(signingKeyFile) : null,
     publicKeyId: get<string | undefined>('PUBLIC_KEY_ID') ?? null,
@@ -266,6 +276,27 @@ export function loadConfig(env: Env = process.env): Config {
       ),
     },
   }
+}
+
+/** A connection URL with its password replaced by `***`: the only form that may reach a message or a log. */
+export function maskUrlPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)[^@/?#]*@/i, '$1***@')
+}
+
+/** DATABASE_URL parsed once: a PostgreSQL URL with a host and a database name. */
+function checkedDatabaseUrl(raw: string | undefined): string | null {
+  if (raw === undefined) return null
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError('DATABASE_URL', `not a URL (got ${JSON.stringify(maskUrlPassword(raw))}); expected postgres://user:password@host:port/database`)
+  }
+  const masked = JSON.stringify(maskUrlPassword(raw))
+  if (!url.hostname) throw new ConfigError('DATABASE_URL', `names no host (got ${masked})`)
+  if (url.port && (Number(url.port) < 1 || Number(url.port) > 65535)) throw new ConfigError('DATABASE_URL', `port out of range (got ${masked})`)
+  if (url.pathname.length <= 1 || url.pathname.slice(1).includes('/')) throw new ConfigError('DATABASE_URL', `must name one database after the host, as in postgres://user:password@host:5432/openbell (got ${masked})`)
+  return raw
 }
 
 /** The URL the service answers on locally: a wildcard bind is reached as localhost. */

@@ -3,30 +3,25 @@
 import { loadConfig, ConfigError, type Config } from './config'
 import { createLogger, type Logger } from './log'
 import { systemClock } from './clock'
-import { openDatabase } from './store/database'
-import { startCheckpoints } from './store/checkpoints'
-import { applyMigrations, MigrationError } from './store/migrate'
-import { MIGRATIONS } from './store/migrations'
+import { MigrationError } from './store/migrate'
 import { loadSigner } from './crypto/key-file'
-import { sqliteAccountStore } from './accounts/store'
-import { sqliteUsageStore } from './accounts/usage-store'
 import { buildApp } from './app'
 import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
 import { runHealthcheck } from './cli/healthcheck'
-import { sqliteDeps } from './deps'
+import { openBackend, type OpenedBackend } from './wiring/open'
+import { PostgresIncomplete } from './wiring/postgres'
+import { DatabaseUnavailable } from './store/postgres'
+import { SigningKeyMismatch } from './store/key-record'
 import { CalendarRegistry } from './calendar/registry'
 import { startCalendarJobs } from './calendar/jobs'
 import { OverrideService } from './market/overrides/service'
-import { sqliteOverrideStore } from './market/overrides/store'
 import { runOverridesCommand } from './cli/overrides'
-import type { Database } from 'bun:sqlite'
 import { checkHost, ListenError, listenOptions, listenOrFail, probePort } from './http/listen'
-import { openCliDatabase, takeInitFlag } from './cli/database'
+import { openCliStores, takeInitFlag } from './cli/database'
 import { runBackupCommand } from './cli/backup'
 import { USAGE } from './cli/usage'
 import { runMailCommand } from './cli/mail'
-import { mailOutbox } from './accounts/mail/outbox'
 import { startAccountJobs } from './accounts/jobs'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
@@ -44,20 +39,26 @@ function configOrExit(): Config {
   }
 }
 
-function openStore(config: Config, log: Logger) {
+/** The configured backend, or an exit naming what is wrong (DATABASE_URL masked). */
+async function openBackendOrExit(parts: Parameters<typeof openBackend>[0]): Promise<OpenedBackend> {
   try {
-    const db = openDatabase(config.databasePath)
-    const applied = applyMigrations(db, MIGRATIONS)
-    if (applied.length) log.info('database migrated', { path: config.databasePath, applied })
-    return db
+    return await openBackend(parts)
   } catch (error) {
-    log.error('cannot open the database; not starting', { path: config.databasePath, error: (error as Error).message })
-    process.exit(error instanceof MigrationError ? 3 : 1)
+    const where = parts.config.databaseUrl ? {} : { path: parts.config.databasePath }
+    if (error instanceof DatabaseUnavailable || error instanceof PostgresIncomplete || error instanceof SigningKeyMismatch) console.error(`cannot start: ${error.message}`)
+    parts.log.error('cannot open the database; not starting', { ...where, error: (error as Error).message })
+    process.exit(error instanceof MigrationError ? 3 : error instanceof SigningKeyMismatch || error instanceof PostgresIncomplete ? 2 : 1)
   }
 }
 
-function overrideService(db: Database, log: Logger): OverrideService {
-  return new OverrideService(sqliteOverrideStore(db), systemClock, log)
+/** The commands' database (the service's backend), or an exit naming what is wrong (DATABASE_URL masked). */
+async function openCliStoresOrExit(config: Config, init: boolean, log: Logger) {
+  try {
+    return await openCliStores(config, init, log, (line) => console.error(line))
+  } catch (error) {
+    console.error(`error: cannot open the database: ${(error as Error).message}`)
+    process.exit(error instanceof MigrationError ? 3 : 1)
+  }
 }
 
 async function serve(): Promise<void> {
@@ -73,24 +74,28 @@ async function serve(): Promise<void> {
     process.exit(2)
   }
   const log = createLogger(config.logLevel)
-  const db = openStore(config, log)
-  const stopCheckpoints = startCheckpoints(db, config.databasePath, log)
   const signer = loadSigner(config, new Date(systemClock.now()), log)
   const calendars = new CalendarRegistry(config.schedulesDir, log, systemClock)
   calendars.reload('boot')
-  const deps = sqliteDeps({ config, clock: systemClock, log, signer, calendars, db })
+  const backend = await openBackendOrExit({ config, clock: systemClock, log, signer, calendars })
+  const { deps } = backend
   const stopCalendarJobs = startCalendarJobs(deps)
   if (!config.securityContact) log.warn('no SECURITY_CONTACT configured: /.well-known/security.txt answers 404 (a security.txt without Contact is invalid)')
-  const stopHaltMonitor = deps.halts.start()
   const stopAudit = deps.audit.start()
-  const stopSealer = deps.auditTrail.sealer.start()
-  const stopRetention = deps.auditTrail.retention.start()
+  // Jobs that must run on one node at a time run under leases in the database (store/leadership.ts).
+  const leases = deps.node.leadership
+  // One node polls the halt feed and shares what it saw; every node follows that view.
+  const stopHaltMonitor = leases.run('halt-poller', () => deps.halts.start())
+  const stopHaltFollower = deps.halts.follow()
+  const stopOverrideWatch = await deps.overrides.start()
+  const stopSealer = leases.run('audit-sealer', () => deps.auditTrail.sealer.start())
+  const stopRetention = leases.run('audit-retention', () => deps.auditTrail.retention.start())
   const stopMcpUsage = deps.mcpUsage.start()
   const stopMcpAllowance = deps.mcpAllowance.start()
   const stopMeter = deps.meter.start()
-  const stopAccountJobs = startAccountJobs(deps)
+  const stopAccountJobs = leases.run('mail-and-allowance-sweep', () => startAccountJobs(deps))
   deps.healthExtras.push(() => ({ halt_monitor: deps.halts.status() }))
-  const stopDispatcher = deps.delivery.dispatcher.start()
+  const stopDispatcher = leases.run('webhook-dispatcher', () => deps.delivery.dispatcher.start())
   let app: ReturnType<typeof buildApp>
   try {
     app = listenOrFail(() => buildApp(deps).listen(listenOptions(config)), config)
@@ -99,7 +104,7 @@ async function serve(): Promise<void> {
     console.error(`cannot start: ${error.message}`)
     process.exit(2)
   }
-  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, base_url: config.publicBaseUrl, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir, data_dir: config.dataDir, reuse_port: config.reusePort })
+  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, storage: deps.node.backend, node_id: deps.node.id, base_url: config.publicBaseUrl, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir, data_dir: config.dataDir, reuse_port: config.reusePort })
   log.info('client address source', config.clientIpHeader ? { source: 'header', header: config.clientIpHeader, note: 'only correct behind a proxy that sets this header and hides the origin' } : { source: 'tcp_peer', note: 'behind a proxy set CLIENT_IP_HEADER to its client-address header' })
 
   let stopping = false
@@ -113,16 +118,17 @@ async function serve(): Promise<void> {
     await app.stop()
     await stopDispatcher()
     stopCalendarJobs()
-    stopHaltMonitor()
+    await stopHaltMonitor()
+    await stopHaltFollower()
+    await stopOverrideWatch()
     await stopAudit()
-    stopSealer()
-    stopRetention()
+    await stopSealer()
+    await stopRetention()
     await stopMcpUsage()
     await stopMcpAllowance()
     await stopMeter()
     await stopAccountJobs()
-    await stopCheckpoints()
-    db.close()
+    await backend.close()
     log.info('stopped')
     process.exit(0)
   }
@@ -143,15 +149,20 @@ async function main(argv: string[]): Promise<void> {
     const log = createLogger('warn')
     const { args, init } = takeInitFlag(rest)
     const out = (line: string) => console.log(line)
-    const opened = openCliDatabase(config, init, (path) => openStore({ ...config, databasePath: path }, log), (line) => console.error(line))
+    const opened = await openCliStoresOrExit(config, init, log)
     if (!opened.ok) process.exit(opened.code)
-    const db = opened.db
-    const code =
-      command === 'keys' ? await runKeysCommand(args, sqliteAccountStore(db), new Date(), out, sqliteUsageStore(db))
-      : command === 'overrides' ? await runOverridesCommand(args, overrideService(db, log), systemClock.now(), out)
-      : command === 'mail' ? runMailCommand(args, mailOutbox(db), config, systemClock.now(), out)
-      : runBackupCommand(args, db, out)
-    db.close()
+    const stores = opened.stores
+    let code: number
+    if (command === 'keys') code = await runKeysCommand(args, stores.accounts, new Date(), out, stores.usage)
+    else if (command === 'overrides') {
+      if (stores.overrides) code = await runOverridesCommand(args, new OverrideService(stores.overrides, systemClock, log), systemClock.now(), out)
+      else {
+        console.error('overrides: this build has no PostgreSQL override store yet; set overrides through the admin endpoint of a node')
+        code = 2
+      }
+    } else if (command === 'mail') code = await runMailCommand(args, stores.mailOutbox, config, systemClock.now(), out)
+    else code = runBackupCommand(args, stores, out)
+    await stores.close()
     process.exit(code)
   }
   if (command === 'healthcheck') {

@@ -1,6 +1,6 @@
 // Metering outcomes as HTTP: the X-RateLimit-* headers of a metered answer and the refusals
 // (free tier exhausted → 402 with the x402 requirements, paid limit → 429, sandbox → 402).
-import type { AppDeps } from '../deps'
+import type { DomainDeps } from '../domain-deps'
 import type { AccountRow } from './store'
 import { ApiError } from '../http/errors'
 import { paymentRequired } from '../payments/requirements'
@@ -13,7 +13,7 @@ export interface PaymentOffer {
 }
 
 /** Where a key holder upgrades (the checkout; its plans are listed in docs/accounts.md). */
-export const upgradeUrlOf = (deps: Pick<AppDeps, 'config'>) => deps.config.witness.pricingUrl
+export const upgradeUrlOf = (deps: Pick<DomainDeps, 'config'>) => deps.config.witness.pricingUrl
 
 /** X-RateLimit-Reset is the reset instant in Unix seconds (as GitHub and others send it). */
 export function rateLimitHeaders(rate: RateLimitInfo): Record<string, string> {
@@ -31,7 +31,7 @@ export function admittedHeaders(outcome: Extract<MeterOutcome, { admitted: true 
   return headers
 }
 
-export function meterRefusal(deps: Pick<AppDeps, 'config' | 'clock'>, account: AccountRow, outcome: Extract<MeterOutcome, { admitted: false }>, offer: PaymentOffer): ApiError {
+export function meterRefusal(deps: Pick<DomainDeps, 'config' | 'clock'>, account: AccountRow, outcome: Extract<MeterOutcome, { admitted: false }>, offer: PaymentOffer): ApiError {
   const now = deps.clock.now()
   const retryAfter = String(Math.max(1, Math.ceil((outcome.rate.resetAt - now) / 1000)))
   const resetsAt = new Date(outcome.rate.resetAt).toISOString()
@@ -61,7 +61,7 @@ export function meterRefusal(deps: Pick<AppDeps, 'config' | 'clock'>, account: A
 }
 
 /** A sandbox key that has used its calls or passed its expiry (spec 3: 7 days or 200 calls). */
-export function sandboxExhausted(deps: Pick<AppDeps, 'config'>, account: AccountRow, callsRemaining: number | null): ApiError {
+export function sandboxExhausted(deps: Pick<DomainDeps, 'config'>, account: AccountRow, callsRemaining: number | null): ApiError {
   return new ApiError(402, 'SANDBOX_KEY_EXHAUSTED', 'this sandbox key has used its calls or passed its expiry; get a free key (POST /v5/keys/instant) or upgrade', {
     expires_at: account.expires_at,
     calls_remaining: callsRemaining ?? account.calls_remaining,
@@ -78,7 +78,7 @@ export type Metered =
  * why not with the answer to give. For /v5/status, /v5/batch and the tool endpoint's status tool;
  * `surface` names the call in the credit ledger ('/v5/status', '/mcp:get_market_status').
  */
-export async function meter(deps: Pick<AppDeps, 'config' | 'clock' | 'meter'>, account: AccountRow, surface: string, offer: PaymentOffer): Promise<Metered> {
+export async function meter(deps: Pick<DomainDeps, 'config' | 'clock' | 'meter'>, account: AccountRow, surface: string, offer: PaymentOffer): Promise<Metered> {
   const outcome = await deps.meter.meter(account, surface)
   if (outcome.admitted) {
     let refunded = false

@@ -66,8 +66,9 @@ export class DigestSealer {
         break
       }
       // Commit rows still waiting, then refuse any later row of the day (503, never a row
-      // outside its root): from here on the day's tree cannot change.
-      audit.commit()
+      // outside its root). A row of the day committed after this (another node's, or one
+      // whose write was in flight) changes the count, and the digest below refuses to store.
+      await audit.flush()
       const date = next
       audit.sealedThrough = date
       const started = performance.now()
@@ -80,7 +81,7 @@ export class DigestSealer {
         await new Promise((resolve) => setImmediate(resolve))
       }
       const blocks = tree.full.roots.slice(0, tree.fullCount).map((root, index) => ({ root: toHex(root), last_seq: tree.full.lastSeqs[index]! }))
-      const row = store.insertDigest(date, tree.size, blocks, (previous) => sealedDigest(signer, issuer, date, tree, mics, previous, new Date(clock.now()).toISOString()))
+      const row = await store.insertDigest(date, tree.size, blocks, (previous) => sealedDigest(signer, issuer, date, tree, mics, previous, new Date(clock.now()).toISOString()))
       // Its blocks' roots are stored now; the cached id prefixes are for days not sealed yet.
       trees.forget(date)
       log.info('audit digest sealed', { date, receipts: row.total_receipts_issued, merkle_root: row.merkle_root, ms: Math.round(performance.now() - started) })

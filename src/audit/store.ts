@@ -120,13 +120,13 @@ export interface KeyReceiptQuery {
 }
 
 /**
- * Async like every store (a networked database could stand behind it), but each method does its
- * work before its first await: the group-commit log and the sealer rely on a call having
- * committed by the time it returns to the event loop.
+ * Async like every store (PostgreSQL stands behind it with DATABASE_URL; src/audit/store-postgres.ts
+ * says how the log keeps one order across nodes). The SQLite implementation does each write
+ * before its first await.
  */
 export interface AuditStore {
-  /** Commits all rows, or none: throws SealedDayError when one is dated on a sealed day. */
-  insertBatch(rows: readonly AuditRow[]): void
+  /** Commits all rows, or none: rejects with SealedDayError when one is dated on a sealed day. */
+  insertBatch(rows: readonly AuditRow[]): Promise<void>
   dayIds(day: string, afterSeq: number, limit: number): Promise<IdRow[]>
   dayCount(day: string): Promise<number>
   dayHasMic(day: string, mic: string): Promise<boolean>
@@ -148,10 +148,11 @@ export interface AuditStore {
    */
   indexLeaves(date: string, afterSeq: number, firstIndex: number, limit: number): Promise<number | null>
   /**
-   * In one IMMEDIATE transaction: unless sealed already, checks the day still has `size` rows and
-   * stores build(previous) with the roots of the day's full blocks (so proofs need not rebuild them).
+   * In one transaction that no batch can commit beside: unless sealed already, checks the day
+   * still has `size` rows and stores build(previous) with the roots of the day's full blocks (so
+   * proofs need not rebuild them). `build` is synchronous (it signs).
    */
-  insertDigest(date: string, size: number, blocks: readonly BlockRow[], build: (previous: DigestRow | null) => DigestRow): DigestRow
+  insertDigest(date: string, size: number, blocks: readonly BlockRow[], build: (previous: DigestRow | null) => DigestRow): Promise<DigestRow>
   /** Roots of a sealed day's full blocks, in order. */
   blocks(date: string): Promise<BlockRow[]>
   state(name: string): Promise<string | null>
@@ -267,7 +268,7 @@ export function sqliteAuditStore(db: Database): AuditStore {
   }
 
   return {
-    insertBatch(rows) {
+    async insertBatch(rows) {
       insertAll.immediate(rows)
     },
     async dayIds(day, afterSeq, limit) {
@@ -315,7 +316,7 @@ export function sqliteAuditStore(db: Database): AuditStore {
     async indexLeaves(date, afterSeq, firstIndex, limit) {
       return indexChunk.immediate(date, afterSeq, firstIndex, limit)
     },
-    insertDigest(date, size, blockRows, build) {
+    async insertDigest(date, size, blockRows, build) {
       return sealDigest.immediate(date, size, blockRows, build)
     },
     async blocks(date) {

@@ -1,14 +1,22 @@
-// The delivery domain's long-lived parts over one database: the stream hub (one coordinator per
+// The delivery domain's long-lived parts over its stores: the stream hub (one coordinator per
 // MIC), the webhook store, the sender and the dispatcher. Built after the rest of the deps, since
 // they issue receipts through them.
-import type { Database } from 'bun:sqlite'
-import type { AppDeps } from '../deps'
+import type { DomainDeps } from '../domain-deps'
 import { StreamHub } from './stream/coordinator'
-import { sqliteWebhookStore, type WebhookStore } from './webhooks/store'
-import { dispatcherRecords, type DispatcherRecords } from './webhooks/health'
+import type { WebhookStore } from './webhooks/store'
+import type { DispatcherRecords } from './webhooks/health'
 import { WebhookSender } from './webhooks/send'
-import { deliveryQueue, type DeliveryQueue } from './webhooks/queue'
+import type { DeliveryQueue } from './webhooks/queue'
 import { Dispatcher } from './webhooks/dispatcher'
+
+/** The delivery domain's stores (a backend provides them). */
+export interface DeliveryStores {
+  webhooks: WebhookStore
+  deliveryQueue: DeliveryQueue
+  dispatcherRecords: DispatcherRecords
+  /** Changes whenever any process sets or clears an override (absent where the override store pushes changes). */
+  overrideMark?: () => number
+}
 
 export interface DeliveryServices {
   streams: StreamHub
@@ -19,13 +27,8 @@ export interface DeliveryServices {
   dispatcher: Dispatcher
 }
 
-export function deliveryServices(db: Database, deps: AppDeps): DeliveryServices {
-  const webhooks = sqliteWebhookStore(db)
-  const records = dispatcherRecords(db)
+export function deliveryServices(stores: DeliveryStores, deps: DomainDeps): DeliveryServices {
+  const { webhooks, deliveryQueue: queue, dispatcherRecords: records, overrideMark } = stores
   const sender = new WebhookSender({ allowPrivate: deps.config.delivery.allowPrivateTargets })
-  const queue = deliveryQueue(db)
-  // override_events is append-only: its last id changes with every set or clear, from any process.
-  const lastOverrideEvent = db.query('SELECT coalesce(max(id), 0) AS id FROM override_events')
-  const overrideMark = () => (lastOverrideEvent.get() as { id: number }).id
   return { streams: new StreamHub(deps), webhooks, records, sender, queue, dispatcher: new Dispatcher(deps, { webhooks, queue, records, sender, overrideMark }) }
 }

@@ -136,10 +136,11 @@ const witnessWritable: CheckFn = async (deps, now) => {
   const { maxRows, maxBytes } = deps.config.witness
   let usage = { rows: 0, bytes: 0 }
   try {
-    // A real insert in an IMMEDIATE transaction, then rolled back: proves the write path works.
-    await deps.witness.store.submit((tx) => {
-      usage = { rows: tx.totalRows(), bytes: tx.databaseBytes() }
-      tx.insert({ kid: 'compliance-probe', session_id: 'probe', count: 1, last_entry_hash: 'probe', received_at: new Date(now).toISOString(), utc_day: utcDay(now), pool: 'anonymous', account_id: null, fork: 0, receipt_json: '{}' })
+    // A real insert in a transaction, then rolled back: proves the write path works.
+    const store = deps.witness.store
+    await deps.transactor.run(function* () {
+      usage = { rows: yield* store.totalRows(), bytes: yield* store.databaseBytes() }
+      yield* store.insert({ kid: 'compliance-probe', session_id: 'probe', count: 1, last_entry_hash: 'probe', received_at: new Date(now).toISOString(), utc_day: utcDay(now), pool: 'anonymous', account_id: null, fork: 0, receipt_json: '{}' })
       throw PROBE_DONE
     })
     return { ok: false, evidence: 'the probe transaction was not rolled back' }

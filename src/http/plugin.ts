@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import type { Logger } from '../log'
 import type { Clock } from '../clock'
 import { ApiError, jsonResponse } from './errors'
+import { isStorageUnavailable } from '../store/errors'
 import { classOfKey } from '../accounts/plans'
 import { isAdminKey } from './auth'
 
@@ -65,6 +66,12 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
         deps.log.warn('request aborted by the client or the idle timeout', { path })
         set.status = 408
         return jsonResponse({ error: 'REQUEST_TIMEOUT', message: 'the connection closed before the request was read' }, 408)
+      }
+      // PostgreSQL unreachable mid-request: fail closed with a retryable answer, not a 500.
+      if (isStorageUnavailable(error)) {
+        deps.log.warn('request refused: database unreachable', { path, error: error instanceof Error ? error.message : String(error) })
+        set.status = 503
+        return jsonResponse({ error: 'STORAGE_UNAVAILABLE', message: 'the database cannot be reached right now; retry shortly' }, 503, { 'retry-after': '5' })
       }
       const { status, body } = errorStatus(code, error)
       if (status >= 500) deps.log.error('unhandled error', { path, error: error instanceof Error ? error.message : String(error) })

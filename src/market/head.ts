@@ -1,7 +1,8 @@
 // HEAD on the signed-receipt routes: the status and headers a GET would get, with no receipt
 // signed, no audit row written, no payment spent and no request counted (a HEAD answer has no body to carry them).
 import type { AppDeps } from '../deps'
-import { API_KEY_HEADER, checkApiKey, keyCheckError } from '../http/auth'
+import { API_KEY_HEADER } from '../http/auth'
+import { checkApiKey, keyCheckError } from '../accounts/key-check'
 import { requireKeyOrPayment } from './access'
 import { meterRefusal } from '../accounts/meter-answer'
 

@@ -22,7 +22,7 @@ export function witnessRoutes(deps: AppDeps) {
     new ApiError(status, code, message, { docs: docsUrl, ...extra }, headers)
   const limited = (decision: RateDecision, headers: Record<string, string>) =>
     fail(429, 'RATE_LIMITED', `too many requests; retry in ${decision.retryAfterSeconds} s`, {}, { ...headers, 'retry-after': String(decision.retryAfterSeconds) })
-  const storeDeps = () => ({ store: deps.witness.store, signer: deps.signer, witness: deps.config.issuer, limits: deps.config.witness })
+  const storeDeps = () => ({ store: deps.witness.store, transactor: deps.transactor, signer: deps.signer, witness: deps.config.issuer, limits: deps.config.witness })
 
   return new Elysia({ name: 'witness' })
     .post(

@@ -1,6 +1,8 @@
 // SQL for witnessed checkpoints: append-only rows, one per identity (kid, session_id, count,
 // last_entry_hash), each holding the exact signed receipt JSON that was answered.
 import type { Database } from 'bun:sqlite'
+import type { Step } from '../store/transaction'
+import { sqliteStep } from '../store/sqlite-transaction'
 
 export const WITNESS_SCHEMA_V1 = `
 CREATE TABLE witness_checkpoints (
@@ -55,20 +57,22 @@ export interface PageRow {
   receipt_json: string
 }
 
-/** What one submission transaction may do, run atomically (BEGIN IMMEDIATE … COMMIT). */
-export interface WitnessTransaction {
-  /** Rows stored at (kid, session_id, count): the stored receipt of this identity, and whether another hash is there (a fork). */
-  atCount(identity: Identity): { receiptJson: string | null; fork: boolean }
-  anonymousRowsOn(day: string): number
-  accountRowsOn(accountId: number, day: string): number
-  totalRows(): number
-  databaseBytes(): number
-  insert(row: NewWitnessRow): void
-}
+/** Which usage counter a row counts in: the anonymous pool, or one account's. */
+export const poolKeyOf = (row: { pool: 'anonymous' | 'account'; account_id: number | null }) => (row.pool === 'anonymous' ? 'anonymous' : `account:${row.account_id}`)
 
+/**
+ * Witnessed checkpoints. The steps join one unit of work (deps.transactor.run): the submission
+ * reads what is stored, applies the limits and inserts, all in one transaction (service.ts).
+ */
 export interface WitnessStore {
-  /** Runs `work` in one IMMEDIATE transaction; throws the store's error when it cannot. */
-  submit<T>(work: (tx: WitnessTransaction) => T): Promise<T>
+  /** Rows stored at (kid, session_id, count): the stored receipt of this identity, and whether another hash is there (a fork). */
+  atCount(identity: Identity): Step<{ receiptJson: string | null; fork: boolean }>
+  /** New rows of a pool ('anonymous' or 'account:<id>') on a UTC day. */
+  rowsOn(day: string, poolKey: string): Step<number>
+  totalRows(): Step<number>
+  databaseBytes(): Step<number>
+  /** Inserts the row and counts it in its pool's day; false (nothing written) when its identity is stored already. */
+  insert(row: NewWitnessRow): Step<boolean>
   page(kid: string, sessionId: string, after: { count: number; hash: string } | null, limit: number): Promise<PageRow[]>
 }
 
@@ -82,33 +86,36 @@ export function sqliteWitnessStore(db: Database): WitnessStore {
   const bytes = db.query('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()')
   const insert = db.query(
     `INSERT INTO witness_checkpoints (kid, session_id, count, last_entry_hash, received_at, utc_day, pool, account_id, fork, receipt_json)
-     VALUES ($kid, $session_id, $count, $last_entry_hash, $received_at, $utc_day, $pool, $account_id, $fork, $receipt_json)`,
+     VALUES ($kid, $session_id, $count, $last_entry_hash, $received_at, $utc_day, $pool, $account_id, $fork, $receipt_json)
+     ON CONFLICT (kid, session_id, count, last_entry_hash) DO NOTHING RETURNING id`,
   )
   const pageFrom = db.query(PAGE_FROM_SQL)
   const pageAfter = db.query(PAGE_AFTER_SQL)
-  const n = (row: unknown) => (row as { n: number }).n
-  const tx: WitnessTransaction = {
-    atCount: (i) => {
-      const rows = atCount.all(i.kid, i.session_id, i.count) as { last_entry_hash: string; receipt_json: string }[]
-      const same = rows.find((row) => row.last_entry_hash === i.last_entry_hash)
-      return { receiptJson: same?.receipt_json ?? null, fork: rows.some((row) => row.last_entry_hash !== i.last_entry_hash) }
-    },
-    anonymousRowsOn: (day) => (usage.get(day, 'anonymous') as { n: number } | null)?.n ?? 0,
-    accountRowsOn: (id, day) => (usage.get(day, `account:${id}`) as { n: number } | null)?.n ?? 0,
-    totalRows: () => n(total.get()),
-    databaseBytes: () => n(bytes.get()),
-    insert: (row) => {
-      insert.run({ ...row })
-      countUsage.run(row.utc_day, row.pool === 'anonymous' ? 'anonymous' : `account:${row.account_id}`)
-    },
-  }
-  const transaction = db.transaction((work: (tx: WitnessTransaction) => unknown) => work(tx))
+  const n = (row: unknown) => (row as { n: number } | null)?.n ?? 0
   return {
-    async submit(work) {
-      return transaction.immediate(work) as ReturnType<typeof work>
-    },
+    atCount: (identity) => sqliteStep(() => sameAndFork(atCount.all(identity.kid, identity.session_id, identity.count) as HashRow[], identity)),
+    rowsOn: (day, poolKey) => sqliteStep(() => n(usage.get(day, poolKey))),
+    totalRows: () => sqliteStep(() => n(total.get())),
+    databaseBytes: () => sqliteStep(() => n(bytes.get())),
+    insert: (row) =>
+      sqliteStep(() => {
+        if (insert.get({ ...row }) === null) return false
+        countUsage.run(row.utc_day, poolKeyOf(row))
+        return true
+      }),
     async page(kid, sessionId, after, limit) {
       return (after ? pageAfter.all(kid, sessionId, after.count, after.hash, limit) : pageFrom.all(kid, sessionId, limit)) as PageRow[]
     },
   }
+}
+
+export interface HashRow {
+  last_entry_hash: string
+  receipt_json: string
+}
+
+/** The stored receipt of exactly this identity, and whether another hash is stored at its count. */
+export function sameAndFork(rows: readonly HashRow[], identity: Identity) {
+  const same = rows.find((row) => row.last_entry_hash === identity.last_entry_hash)
+  return { receiptJson: same?.receipt_json ?? null, fork: rows.some((row) => row.last_entry_hash !== identity.last_entry_hash) }
 }

@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import { readFileSync } from 'node:fs'
 import { issueKey } from '../../src/accounts/keys'
 import { authPlugin } from '../../src/http/auth'
+import { requireAccount } from '../../src/accounts/key-check'
 import { httpPlugin } from '../../src/http/plugin'
 import { runKeysCommand } from '../../src/cli/keys'
 import { makeTestApp, TEST_ADMIN_KEY } from '../helpers/app'
@@ -11,7 +12,7 @@ function guardedApp() {
   const harness = makeTestApp({ fileDatabase: true })
   const app = new Elysia()
     .use(httpPlugin({ log: harness.log, clock: harness.clock, routes: () => [] }))
-    .use(authPlugin(harness.deps))
+    .use(authPlugin(harness.deps, (key) => requireAccount(harness.deps, key)))
     .get('/probe', ({ account }) => ({ plan: account.plan }), { apiKey: true })
     .get('/operator', () => ({ ok: true }), { admin: true })
   const call = async (path: string, headers: Record<string, string> = {}) => {

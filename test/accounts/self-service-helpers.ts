@@ -1,7 +1,7 @@
 // Helpers for the self-service key tests: JSON posts from a named client address, and reopening a
 // file database as a restarted service would.
 import { buildApp } from '../../src/app'
-import { sqliteDeps } from '../../src/deps'
+import { sqliteDeps } from '../../src/wiring/sqlite'
 import { sqliteAccountStore } from '../../src/accounts/store'
 import { HaltMonitor } from '../../src/market/halts/monitor'
 import { openDatabase } from '../../src/store/database'

@@ -3,7 +3,7 @@
 // proofs against sealed roots (also after pruning), and tampering detected.
 import { describe, expect, test } from 'bun:test'
 import { issueKey } from '../../src/accounts/keys'
-import { sqliteDeps } from '../../src/deps'
+import { sqliteDeps } from '../../src/wiring/sqlite'
 import { buildApp } from '../../src/app'
 import { AuditLog } from '../../src/audit/log'
 import { sqliteAuditStore, type DigestRow } from '../../src/audit/store'

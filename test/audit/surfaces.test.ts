@@ -86,7 +86,7 @@ describe('every live surface logs before answering', () => {
     const insertBatch = store.insertBatch.bind(store)
     store.insertBatch = (batch) => {
       transactions++
-      insertBatch(batch)
+      return insertBatch(batch)
     }
     const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => harness.json(`/v5/status?mic=${SUPPORTED_MICS[i % SUPPORTED_MICS.length]}`, { headers })))
     expect(answers.every((answer) => answer.status === 200)).toBe(true)

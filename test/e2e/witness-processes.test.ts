@@ -14,18 +14,20 @@ function worker(path: string, bodiesFile: string) {
     import { readFileSync } from 'node:fs'
     import { openDatabase } from '${root}/src/store/database'
     import { sqliteWitnessStore } from '${root}/src/witness/store'
+    import { sqliteTransactor } from '${root}/src/store/sqlite-transaction'
     import { submitCheckpoint } from '${root}/src/witness/service'
     import { checkBody, checkSubmission } from '${root}/src/witness/checks'
     import { Signer } from '${root}/src/crypto/signer'
     const db = openDatabase('${path}')
     const store = sqliteWitnessStore(db)
+    const transactor = sqliteTransactor(db)
     const signer = Signer.fromSeed(new Uint8Array(32).fill(7), 'key_test_v1', '2026-01-01T00:00:00.000Z', null)
     const out = []
     for (const line of readFileSync('${bodiesFile}', 'utf8').trim().split('\\n')) {
       const body = checkBody(Buffer.from(line))
       const verified = body.ok && checkSubmission(body.value)
       if (!verified || !verified.ok) throw new Error('invalid fixture')
-      const outcome = await submitCheckpoint({ store, signer, witness: 'oracle.test', limits: { anonymousDailyCap: 1e9, maxRows: 0, maxBytes: 0 } }, verified.value, { pool: 'anonymous' }, Date.now())
+      const outcome = await submitCheckpoint({ store, transactor, signer, witness: 'oracle.test', limits: { anonymousDailyCap: 1e9, maxRows: 0, maxBytes: 0 } }, verified.value, { pool: 'anonymous' }, Date.now())
       out.push(outcome.kind + ' ' + outcome.receiptJson)
     }
     console.log(out.join('\\n'))

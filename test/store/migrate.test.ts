@@ -20,7 +20,7 @@ describe('migrations', () => {
 
   test('a failing migration stops and changes nothing', () => {
     const db = openDatabase(':memory:')
-    const broken = [...MIGRATIONS, { id: 999, name: 'broken', sql: 'CREATE TABLE ok_table (x); CREATE TABLE (' }]
+    const broken = [...MIGRATIONS, { id: 999, name: 'broken', sql: 'CREATE TABLE ok_table (x); CREATE TABLE (', postgres: '' }]
     expect(() => applyMigrations(db, broken)).toThrow(MigrationError)
     const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name)
     expect(tables).not.toContain('ok_table')
@@ -30,7 +30,7 @@ describe('migrations', () => {
 
   test('a database from a newer build is refused', () => {
     const db = openDatabase(':memory:')
-    applyMigrations(db, [...MIGRATIONS, { id: 500, name: 'future', sql: 'CREATE TABLE future (x)' }])
+    applyMigrations(db, [...MIGRATIONS, { id: 500, name: 'future', sql: 'CREATE TABLE future (x)', postgres: '' }])
     expect(() => applyMigrations(db, MIGRATIONS)).toThrow(/newer version/)
   })
 

@@ -110,7 +110,7 @@ describe('authorized limits and quotas', () => {
     const harness = makeTestApp({ now: '2026-03-10T18:00:00.000Z' })
     const { key: apiKey, account } = await issueKey(harness.deps.accounts, { plan: 'evidence_starter', now: new Date(harness.clock.now()) })
     const key = clientKey()
-    const deps = { store: harness.deps.witness.store, signer: harness.deps.signer, witness: 'oracle.test', limits: harness.config.witness }
+    const deps = { store: harness.deps.witness.store, transactor: harness.deps.transactor, signer: harness.deps.signer, witness: 'oracle.test', limits: harness.config.witness }
     for (let count = 1; count <= 999; count++) {
       const verified = checkSubmission(submission(key, { count }))
       if (!verified.ok) throw new Error(verified.message)

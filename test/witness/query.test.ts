@@ -12,7 +12,7 @@ const hash = entryHash(1)
 async function store(harness: TestApp, key: ClientKey, count: number, salt = '', sessionId = 'session-1') {
   const verified = checkSubmission(submission(key, { count, session_id: sessionId, last_entry_hash: entryHash(count, salt) }))
   if (!verified.ok) throw new Error(verified.message)
-  const deps = { store: harness.deps.witness.store, signer: harness.deps.signer, witness: 'oracle.test', limits: { anonymousDailyCap: 1e9, maxRows: 0, maxBytes: 0 } }
+  const deps = { store: harness.deps.witness.store, transactor: harness.deps.transactor, signer: harness.deps.signer, witness: 'oracle.test', limits: { anonymousDailyCap: 1e9, maxRows: 0, maxBytes: 0 } }
   return submitCheckpoint(deps, verified.value, { pool: 'anonymous' }, harness.clock.now())
 }
 

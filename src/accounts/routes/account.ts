@@ -1,7 +1,8 @@
 // GET /v5/account: the calling key's plan, account status and key prefix (spec 2.7 Account).
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { API_KEY_HEADER, checkApiKey, keyCheckError } from '../../http/auth'
+import { API_KEY_HEADER } from '../../http/auth'
+import { checkApiKey, keyCheckError } from '../key-check'
 import { accountUsable } from '../keys'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'

@@ -1,7 +1,8 @@
 // GET /v5/usage: requests today and this month, limits and what happens past them (spec 2.7 Usage).
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { API_KEY_HEADER } from '../../http/auth'
+import { requireAccount } from '../key-check'
 import { responses } from '../../http/openapi'
 import { usageReport } from '../usage-report'
 

@@ -1,7 +1,8 @@
 // GET /v5/archive?mic=&date=&cursor=: every live receipt of one MIC and UTC day, in log order.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { API_KEY_HEADER } from '../../http/auth'
+import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
 import { parseCursor, parseDateParam, utcDay } from '../dates'

@@ -1,7 +1,8 @@
 // GET /v5/receipts?limit=&mic=&from=: the calling key's own live receipts as audit rows.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { API_KEY_HEADER } from '../../http/auth'
+import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
 import { keyReceipts, parseFrom, parseLimit } from '../queries'

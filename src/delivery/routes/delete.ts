@@ -1,7 +1,8 @@
 // DELETE /v5/webhooks/{webhook_id}: removes the subscription and its undelivered deliveries.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { API_KEY_HEADER } from '../../http/auth'
+import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { ownedWebhook } from './owned'
 

@@ -1,7 +1,8 @@
 // GET /v5/webhooks: the key's subscriptions (no secrets) with their count.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { API_KEY_HEADER } from '../../http/auth'
+import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { webhookEntry } from '../webhooks/store'
 import { WebhookEntrySchema } from './schemas'

@@ -2,7 +2,8 @@
 // in the query because a browser EventSource cannot send headers; only the path is logged.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { API_KEY_HEADER } from '../../http/auth'
+import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
 import type { StreamHub } from '../stream/coordinator'

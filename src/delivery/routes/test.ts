@@ -3,7 +3,8 @@
 // delivery succeeds is active again (the documented way to resume after a dead letter).
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { API_KEY_HEADER } from '../../http/auth'
+import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { issueLiveReceipt } from '../../market/issue'
 import type { Mic } from '../../calendar/mics'

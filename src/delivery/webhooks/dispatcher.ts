@@ -4,7 +4,7 @@
 // real-time halt changes (an override written by another process is noticed within about two seconds).
 // For each subscribed MIC it compares the resolved status with the stored one: the first sight stores a baseline; a change signs ONE receipt (audit-logged) and queues
 // one delivery per active subscription in the transaction that stores the new state.
-import type { AppDeps } from '../../deps'
+import type { DomainDeps } from '../../domain-deps'
 import type { Mic } from '../../calendar/mics'
 import { resolveStatus } from '../../market/resolve'
 import { issueLiveReceipt } from '../../market/issue'
@@ -54,7 +54,7 @@ export class Dispatcher {
   transitions = 0
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: DomainDeps,
     private readonly parts: DispatcherParts,
   ) {
     this.worker = new DeliveryWorker({

@@ -12,6 +12,10 @@ import { statusAt } from '../../calendar/engine'
 import { HALT_DETECTION_MICS } from '../../calendar/mics'
 import { utcToLocal } from '../../calendar/zone'
 import { FeedFormatError, MARKET_WIDE_CODES, parseMarketStatusJson, parseTradeHaltsRss } from './feed'
+import type { ActiveHalt, HaltSnapshot, HaltStore } from './store'
+
+export type { ActiveHalt, HaltSnapshot } from './store'
+import { followHalts } from './shared'
 
 export interface HaltFeedConfig {
   url: string | null
@@ -19,13 +23,9 @@ export interface HaltFeedConfig {
   intervalMs: number
 }
 
-export interface ActiveHalt {
-  code: string
-  reason: string
-  since: string
-}
 
 export type MonitorState = 'disabled' | 'idle' | 'ok' | 'degraded'
+
 
 const FEED_NAME = { rss: 'Nasdaq Trader trade-halts feed', json: 'market-status feed' }
 
@@ -37,13 +37,58 @@ export class HaltMonitor {
   private failures = 0
   private inSessionSince: number | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
+  /** This node polls the feed (it holds the halt-poller lease); otherwise it adopts what the poller publishes. */
+  private polling = false
   /** Called with the MIC when a halt is detected or cleared (delivery wakes on it). */
   readonly changed = new Set<(mic: string) => void>()
 
   constructor(
     private readonly config: HaltFeedConfig,
-    private readonly deps: { clock: Clock; log: Logger; calendars: CalendarRegistry; fetch?: typeof fetch },
+    private readonly deps: {
+      clock: Clock
+      log: Logger
+      calendars: CalendarRegistry
+      fetch?: typeof fetch
+      /** Where this node publishes what it polled, and reads what another node polled (market/halts/store.ts). */
+      shared?: { store: HaltStore; publisher: string }
+    },
   ) {}
+
+  /** Adopts the view the polling node publishes (run on every node; see shared.ts); returns the stop. */
+  follow(): () => Promise<void> {
+    const shared = this.deps.shared
+    if (!shared || !this.enabled) return async () => {}
+    return followHalts(this, shared.store, this.deps.log)
+  }
+
+  private async publish(): Promise<void> {
+    const shared = this.deps.shared
+    if (!shared || !this.enabled) return
+    try {
+      await shared.store.publish({ snapshot: JSON.stringify(this.snapshot()), published_at: this.deps.clock.now(), publisher: shared.publisher })
+    } catch (error) {
+      this.deps.log.warn('halt view not shared with the other nodes', { error: (error as Error).message })
+    }
+  }
+
+  snapshot(): HaltSnapshot {
+    const { lastPollAt, lastSuccessAt, lastError, failures, inSessionSince } = this
+    return { halts: Object.fromEntries(this.halts), lastPollAt, lastSuccessAt, lastError, failures, inSessionSince }
+  }
+
+  /** Takes the polling node's view (ignored while this node polls itself). */
+  adopt(snapshot: HaltSnapshot): void {
+    if (this.polling) return
+    const next = new Map(Object.entries(snapshot.halts))
+    const touched = [...next.keys()].filter((mic) => !this.halts.has(mic)).concat([...this.halts.keys()].filter((mic) => !next.has(mic)))
+    this.halts = next
+    this.lastPollAt = snapshot.lastPollAt
+    this.lastSuccessAt = snapshot.lastSuccessAt
+    this.lastError = snapshot.lastError
+    this.failures = snapshot.failures
+    this.inSessionSince = snapshot.inSessionSince
+    for (const mic of touched) for (const listener of this.changed) listener(mic)
+  }
 
   get enabled(): boolean {
     return this.config.url !== null
@@ -140,12 +185,16 @@ export class HaltMonitor {
   }
 
   start(): () => void {
+    this.polling = true
     const loop = async () => {
       await this.tick()
+      if (!this.polling) return
+      await this.publish()
       this.timer = setTimeout(loop, this.config.intervalMs)
     }
     void loop()
     return () => {
+      this.polling = false
       if (this.timer) clearTimeout(this.timer)
       this.timer = null
     }

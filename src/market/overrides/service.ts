@@ -1,6 +1,8 @@
 // Operator overrides (the circuit breaker): validated, persisted, logged, and read through a
 // cache that is never more than one second old, so that an override set by another process
-// (the `openbell overrides` command) takes effect everywhere within a second.
+// (the `openbell overrides` command) takes effect everywhere within a second. Where the store
+// pushes changes (PostgreSQL: LISTEN/NOTIFY), a change on any node drops every node's cache and
+// wakes its listeners at once; the one-second age limit stays as the fallback.
 import type { Clock } from '../../clock'
 import type { Logger } from '../../log'
 import { ApiError } from '../../http/errors'
@@ -30,6 +32,15 @@ export class OverrideService {
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {}
+
+  /** Follows changes made on other nodes when the store can push them; returns the stop. */
+  async start(): Promise<() => Promise<void>> {
+    if (!this.store.watch) return async () => {}
+    return this.store.watch((mic) => {
+      this.cache = null
+      for (const listener of this.changed) listener(mic)
+    })
+  }
 
   /** Validates an override request; throws 400 ApiErrors naming the field. */
   validate(input: OverrideRequest, now: number): { mic: string; status: OverrideStatus; reason: string; expiresAt: string } {

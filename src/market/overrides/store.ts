@@ -1,5 +1,7 @@
 // SQL for operator overrides: the override in force per MIC and an append-only log of changes.
 import type { Database } from 'bun:sqlite'
+import type { Step } from '../../store/transaction'
+import { sqliteStep } from '../../store/sqlite-transaction'
 
 export const OVERRIDES_SCHEMA_V1 = `
 CREATE TABLE overrides (
@@ -39,7 +41,18 @@ export interface OverrideStore {
   put(row: OverrideRow): Promise<void>
   remove(mic: string, at: string, actor: string): Promise<boolean>
   all(): Promise<OverrideRow[]>
+  /** The stored overrides, read inside a unit of work (a detector comparing against them in the transaction that records a change). */
+  current(): Step<OverrideRow[]>
+  /**
+   * Calls `changed(mic)` when any node sets or clears an override (PostgreSQL: LISTEN/NOTIFY,
+   * within milliseconds); resolves to the unsubscribe. Absent where changes cannot be pushed
+   * (SQLite: other processes' changes are seen by the one-second cache).
+   */
+  watch?(changed: (mic: string) => void): Promise<() => Promise<void>>
 }
+
+/** The notification channel of override changes (payload: the MIC). */
+export const OVERRIDES_CHANNEL = 'openbell_overrides'
 
 export function sqliteOverrideStore(db: Database): OverrideStore {
   const upsert = db.query(
@@ -68,5 +81,6 @@ export function sqliteOverrideStore(db: Database): OverrideStore {
     async all() {
       return all.all() as OverrideRow[]
     },
+    current: () => sqliteStep(() => all.all() as OverrideRow[]),
   }
 }

@@ -1,7 +1,8 @@
 // GET /v5/demo, /v5/status, /v5/status/realtime: single signed market-state receipts.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { requireAccount, API_KEY_HEADER } from '../../http/auth'
+import { API_KEY_HEADER } from '../../http/auth'
+import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
 import { auditContextOf, issueDemoReceipt, issueLiveReceipt, issueLiveReceiptJson } from '../issue'

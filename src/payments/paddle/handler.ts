@@ -38,6 +38,8 @@ export interface HandledEvent {
   accountId?: number
 }
 
+export type PaddleEventHandler = ReturnType<typeof paddleEventHandler>
+
 export function paddleEventHandler(db: Database, writes: PaddleAccountWrites, prices: Partial<Record<PaddleProduct, string>>) {
   const sql = paddleStatements(db)
   const ledger = creditLedger(db)

@@ -1,7 +1,8 @@
 // POST /v5/credits/purchase (key + X-Payment transaction proof) and GET /v5/credits/balance.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { API_KEY_HEADER, requireAccount } from '../../http/auth'
+import { API_KEY_HEADER } from '../../http/auth'
+import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { ApiError } from '../../http/errors'
 import { answeringPaymentErrors, spendTransfer, verifiedTransferOf } from '../service'
@@ -24,8 +25,8 @@ export function creditRoutes(deps: AppDeps) {
           const transfer = await verifiedTransferOf(deps, request.headers, SMALLEST_PACK_USDC)
           const credits = creditsFor(transfer.amount)
           const now = new Date(deps.clock.now()).toISOString()
-          const result = await spendTransfer(deps, transfer, 'credits', () => {
-            const balance = deps.accountWrites.grantCredits(account.id, credits)
+          const result = await spendTransfer(deps, transfer, 'credits', function* () {
+            const balance = yield* deps.accountWrites.grantCredits(account.id, credits)
             deps.creditLedger.record(account.id, credits, 'grant', `tx:${transfer.txHash}`, now)
             return balance
           })

@@ -23,7 +23,7 @@ import { privateKeyFromSeed, rawPublicKey, signBytes } from '../../../src/crypto
 import { jcsFlat } from '../../../src/crypto/canonical'
 import { ed25519Jwk, jwkThumbprint } from '../../../src/crypto/jwk'
 import { randomBytes } from 'node:crypto'
-import { sqliteDeps } from '../../../src/deps'
+import { sqliteDeps } from '../../../src/wiring/sqlite'
 import { AuditLog } from '../../../src/audit/log'
 import { sqliteAuditStore } from '../../../src/audit/store'
 
@@ -77,7 +77,7 @@ function checkpointSigner() {
 const page = checkpointSigner()
 for (let count = 1; count <= 500; count++) {
   const verified = checkSubmission(page.body(count, 'bench-page'))
-  if (verified.ok) await submitCheckpoint({ store: deps.witness.store, signer: deps.signer, witness: 'bench.local', limits: config.witness }, verified.value, { pool: 'anonymous' }, Date.now())
+  if (verified.ok) await submitCheckpoint({ store: deps.witness.store, transactor: deps.transactor, signer: deps.signer, witness: 'bench.local', limits: config.witness }, verified.value, { pool: 'anonymous' }, Date.now())
 }
 const poster = checkpointSigner()
 const bodies = Array.from({ length: Number(process.env.WITNESS_BODIES ?? 60000) }, (_, i) => JSON.stringify(poster.body(i + 1, 'bench-post')))

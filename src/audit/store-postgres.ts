@@ -1,0 +1,151 @@
+// The audit trail on PostgreSQL (src/audit/store.ts says what each method does).
+//
+// One log order across nodes: a batch takes the one row of audit_sequence FOR UPDATE, reads the
+// next log position and the last sealed day from it, inserts its rows at consecutive positions
+// with one multi-row INSERT (unnest of one array per column: one statement text for any batch
+// size) and moves the position on, then commits; the row lock is held until the commit. So
+// positions are gapless and a batch committed later has higher positions, on any node: every
+// node sees a prefix of the log, the day trees it caches never change under it, and the digest
+// and proofs are the same whichever node answers. The sealer takes the same row lock to count
+// the day, store its digest and move `sealed_through` on, so no batch can commit a row into a
+// day sealed meanwhile: the batch finds the day sealed under the lock and is refused.
+import type { SQL } from 'bun'
+import { addDays } from './dates'
+import { SealedDayError, type AuditRow, type AuditStore, type BlockRow, type DigestRow, type IdRow, type KeyReceiptQuery } from './store'
+
+const COLUMNS = ['receipt_id', 'day', 'mic', 'status', 'source', 'issued_at', 'schema_version', 'surface', 'key_hash', 'payment_ref', 'client_ref', 'receipt_json'] as const
+const ROW_COLUMNS = COLUMNS.join(', ')
+const DIGEST_COLUMNS = 'date, total_receipts_issued, exchanges_attested, merkle_root, previous_day_merkle_root, chain_length, computed_at, signed_json'
+
+export function postgresAuditStore(sql: SQL): AuditStore {
+  const one = async <T>(rows: Promise<unknown>) => ((await rows) as T[])[0]
+  const count = async (rows: Promise<unknown>) => Number((await one<{ n: number | string }>(rows))!.n)
+  const lastSeqOfChunk = async (handle: SQL, day: string, afterSeq: number, limit: number) =>
+    (await one<{ seq: number | null }>(handle`SELECT max(seq)::float8 AS seq FROM (SELECT seq FROM audit_log WHERE day = ${day} AND seq > ${afterSeq} ORDER BY seq LIMIT ${limit}) AS chunk`))!.seq
+
+  const keyReceipts = async (query: KeyReceiptQuery): Promise<AuditRow[]> => {
+    const where = ['key_hash = $1']
+    const params: (string | number)[] = [query.keyHash]
+    if (query.mic) {
+      params.push(query.mic)
+      where.push(`mic = $${params.length}`)
+    }
+    params.push(query.limit)
+    const limit = `$${params.length}`
+    if (query.after) {
+      // As on SQLite: start where rows of the instant's day (or the day after, around midnight) begin.
+      const first = await one<{ day: string }>(sql`SELECT day FROM audit_log WHERE day >= ${query.after.slice(0, 10)} ORDER BY day LIMIT 1`)
+      if (!first) return []
+      const seqs = await Promise.all([first.day, addDays(first.day, 1)].map(async (day) => (await one<{ seq: number }>(sql`SELECT seq::float8 AS seq FROM audit_log WHERE day = ${day} ORDER BY seq LIMIT 1`))?.seq ?? Number.POSITIVE_INFINITY))
+      params.push(Math.min(...seqs), query.after)
+      where.push(`seq >= $${params.length - 1}`, `issued_at > $${params.length}`)
+      return (await sql.unsafe(`SELECT ${ROW_COLUMNS} FROM audit_log WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${limit}`, params)) as AuditRow[]
+    }
+    return ((await sql.unsafe(`SELECT ${ROW_COLUMNS} FROM audit_log WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ${limit}`, params)) as AuditRow[]).reverse()
+  }
+
+  return {
+    async insertBatch(rows) {
+      await sql.begin(async (tx) => {
+        const position = (await one<{ next_seq: number; sealed_through: string | null }>(tx`SELECT next_seq::float8 AS next_seq, sealed_through FROM audit_sequence WHERE id = 1 FOR UPDATE`))!
+        const sealed = position.sealed_through
+        if (sealed !== null && rows.some((row) => row.day <= sealed)) throw new SealedDayError(sealed)
+        const column = (name: (typeof COLUMNS)[number]) => rows.map((row) => row[name])
+        await tx`WITH logged AS (
+            INSERT INTO audit_log (seq, ${sql.unsafe(ROW_COLUMNS)})
+            SELECT ${position.next_seq}::bigint + r.ord - 1, r.receipt_id, r.day, r.mic, r.status, r.source, r.issued_at, r.schema_version, r.surface, r.key_hash, r.payment_ref, r.client_ref, r.receipt_json
+            FROM unnest(${column('receipt_id')}::text[], ${column('day')}::text[], ${column('mic')}::text[], ${column('status')}::text[], ${column('source')}::text[], ${column('issued_at')}::text[],
+              ${column('schema_version')}::text[], ${column('surface')}::text[], ${column('key_hash')}::text[], ${column('payment_ref')}::text[], ${column('client_ref')}::text[], ${column('receipt_json')}::text[])
+              WITH ORDINALITY AS r(receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, client_ref, receipt_json, ord)
+            RETURNING 1)
+          UPDATE audit_sequence SET next_seq = ${position.next_seq + rows.length}::bigint WHERE id = 1`
+      })
+    },
+    async dayIds(day, afterSeq, limit) {
+      return (await sql`SELECT seq::float8 AS seq, receipt_id FROM audit_log WHERE day = ${day} AND seq > ${afterSeq} ORDER BY seq LIMIT ${limit}`) as IdRow[]
+    },
+    dayCount: (day) => count(sql`SELECT count(*)::int AS n FROM audit_log WHERE day = ${day}`),
+    async dayHasMic(day, mic) {
+      return (await sql`SELECT 1 FROM audit_log WHERE day = ${day} AND mic = ${mic} LIMIT 1`).length > 0
+    },
+    async firstLogDay() {
+      return (await one<{ day: string | null }>(sql`SELECT min(day) AS day FROM audit_log`))!.day
+    },
+    async lastLogDay() {
+      return (await one<{ day: string | null }>(sql`SELECT max(day) AS day FROM audit_log`))!.day
+    },
+    async archivePage(day, mic, afterSeq, limit) {
+      return (await sql`SELECT seq::float8 AS seq, receipt_json FROM audit_log WHERE day = ${day} AND mic = ${mic} AND seq > ${afterSeq} ORDER BY seq LIMIT ${limit}`) as { seq: number; receipt_json: string | null }[]
+    },
+    archiveCount: (day, mic) => count(sql`SELECT count(*)::int AS n FROM audit_log WHERE day = ${day} AND mic = ${mic}`),
+    keyReceipts,
+    async sealedLeaf(receiptId) {
+      return (await one<{ date: string; leaf_index: number }>(sql`SELECT date, leaf_index FROM audit_leaves WHERE receipt_id = ${receiptId}`)) ?? null
+    },
+    async unsealedEntry(receiptId, fromDay) {
+      return (await one<{ seq: number; day: string }>(sql`SELECT seq::float8 AS seq, day FROM audit_log WHERE day >= ${fromDay} AND receipt_id = ${receiptId} ORDER BY seq LIMIT 1`)) ?? null
+    },
+    leafIndex: (day, seq) => count(sql`SELECT count(*)::int AS n FROM audit_log WHERE day = ${day} AND seq < ${seq}`),
+    async digest(date) {
+      return (await one<DigestRow>(sql`SELECT ${sql.unsafe(DIGEST_COLUMNS)} FROM audit_digests WHERE date = ${date}`)) ?? null
+    },
+    async lastDigest() {
+      return (await one<DigestRow>(sql`SELECT ${sql.unsafe(DIGEST_COLUMNS)} FROM audit_digests ORDER BY date DESC LIMIT 1`)) ?? null
+    },
+    async latestDigests(limit) {
+      return (await sql`SELECT ${sql.unsafe(DIGEST_COLUMNS)} FROM audit_digests ORDER BY date DESC LIMIT ${limit}`) as DigestRow[]
+    },
+    async indexLeaves(date, afterSeq, firstIndex, limit) {
+      return sql.begin(async (tx) => {
+        const last = await lastSeqOfChunk(tx, date, afterSeq, limit)
+        // ON CONFLICT: a seal interrupted by a crash (or run twice) is simply run again.
+        if (last !== null)
+          await tx`INSERT INTO audit_leaves (receipt_id, date, leaf_index)
+            SELECT receipt_id, day, n FROM (SELECT receipt_id, day, ${firstIndex}::int + row_number() OVER (ORDER BY seq) - 1 AS n FROM audit_log WHERE day = ${date} AND seq > ${afterSeq} ORDER BY seq LIMIT ${limit}) AS chunk
+            ORDER BY receipt_id ON CONFLICT (receipt_id) DO NOTHING`
+        return last
+      })
+    },
+    async insertDigest(date, size, blockRows, build) {
+      return sql.begin(async (tx) => {
+        // The batches' lock: no row of the day can be committed while this transaction runs.
+        await tx`SELECT 1 FROM audit_sequence WHERE id = 1 FOR UPDATE`
+        const existing = await one<DigestRow>(tx`SELECT ${sql.unsafe(DIGEST_COLUMNS)} FROM audit_digests WHERE date = ${date}`)
+        if (existing) return existing
+        const rows = await count(tx`SELECT count(*)::int AS n FROM audit_log WHERE day = ${date}`)
+        if (rows !== size) throw new Error(`audit: ${date} has ${rows} rows, the tree was built over ${size}; sealing again`)
+        const row = build((await one<DigestRow>(tx`SELECT ${sql.unsafe(DIGEST_COLUMNS)} FROM audit_digests ORDER BY date DESC LIMIT 1`)) ?? null)
+        if (blockRows.length)
+          await tx`INSERT INTO audit_blocks (date, block, root, last_seq)
+            SELECT ${date}, r.ord - 1, r.root, r.last_seq FROM unnest(${blockRows.map((block) => block.root)}::text[], ${blockRows.map((block) => block.last_seq)}::bigint[]) WITH ORDINALITY AS r(root, last_seq, ord)
+            ON CONFLICT (date, block) DO NOTHING`
+        await tx`INSERT INTO audit_digests (${sql.unsafe(DIGEST_COLUMNS)}) VALUES (${row.date}, ${row.total_receipts_issued}, ${row.exchanges_attested}, ${row.merkle_root}, ${row.previous_day_merkle_root}, ${row.chain_length}, ${row.computed_at}, ${row.signed_json})`
+        await tx`UPDATE audit_sequence SET sealed_through = ${date} WHERE id = 1 AND (sealed_through IS NULL OR sealed_through < ${date})`
+        return row
+      })
+    },
+    async blocks(date) {
+      return (await sql`SELECT root, last_seq::float8 AS last_seq FROM audit_blocks WHERE date = ${date} ORDER BY block`) as BlockRow[]
+    },
+    async state(name) {
+      return (await one<{ value: string }>(sql`SELECT value FROM audit_state WHERE name = ${name}`))?.value ?? null
+    },
+    async setStateIfMissing(name, value) {
+      await sql`INSERT INTO audit_state (name, value) VALUES (${name}, ${value}) ON CONFLICT (name) DO NOTHING`
+    },
+    async setState(name, value) {
+      await sql`INSERT INTO audit_state (name, value) VALUES (${name}, ${value}) ON CONFLICT (name) DO UPDATE SET value = excluded.value`
+    },
+    async sealedDatesBetween(afterDate, beforeDate) {
+      return ((await sql`SELECT date FROM audit_digests WHERE date > ${afterDate} AND date < ${beforeDate} ORDER BY date`) as { date: string }[]).map((row) => row.date)
+    },
+    async pruneChunk(day, afterSeq, limit) {
+      return sql.begin(async (tx) => {
+        const last = await lastSeqOfChunk(tx, day, afterSeq, limit)
+        if (last === null) return { lastSeq: null, pruned: 0 }
+        const pruned = await tx`UPDATE audit_log SET receipt_json = NULL WHERE day = ${day} AND seq > ${afterSeq} AND seq <= ${last} AND receipt_json IS NOT NULL`
+        return { lastSeq: last, pruned: pruned.count }
+      })
+    },
+  }
+}

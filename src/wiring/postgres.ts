@@ -1,0 +1,79 @@
+// The PostgreSQL backend (DATABASE_URL): every store over one connection pool of Bun's SQL
+// client, shared by the requests, the group-committed audit log and the jobs of this node.
+import type { SQL } from 'bun'
+import type { Config } from '../config'
+import type { Logger } from '../log'
+import type { AppDeps, DepsParts } from '../deps'
+import type { Stores } from './stores'
+import { assembleDeps } from './assemble'
+import { postgresTransactor } from '../store/postgres-transaction'
+import { postgresLeaseStore } from '../store/lease-store-postgres'
+import { postgresKeyRecordStore } from '../store/key-record-postgres'
+import { watchPostgres } from '../store/postgres'
+import { postgresInstallationStore } from '../discovery/installation-postgres'
+import { postgresAccountStore } from '../accounts/store-postgres'
+import { postgresMeterWrites, postgresUsageStore } from '../accounts/usage-store-postgres'
+import { postgresTokenStore } from '../accounts/tokens-postgres'
+import { postgresAccountWrites } from '../accounts/account-writes-postgres'
+import { postgresSelfServiceStore } from '../accounts/self-service-store-postgres'
+import { postgresMailOutbox } from '../accounts/mail/outbox-postgres'
+import { postgresWitnessStore } from '../witness/store-postgres'
+import { postgresOverrideStore } from '../market/overrides/store-postgres'
+import { postgresAuditStore } from '../audit/store-postgres'
+import { postgresHaltStore } from '../market/halts/store-postgres'
+
+/** A store whose PostgreSQL implementation this build does not have yet (see docs/scale-out.md). */
+export class PostgresIncomplete extends Error {
+  constructor(readonly missing: readonly string[]) {
+    super(`DATABASE_URL: this build cannot run on PostgreSQL yet: no PostgreSQL implementation of ${missing.join(', ')}. Unset DATABASE_URL to run on SQLite`)
+    this.name = 'PostgresIncomplete'
+  }
+}
+
+/** The stores whose PostgreSQL implementations exist; the rest are listed by PostgresIncomplete. */
+export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger, 'warn' | 'info'>): Partial<Stores> {
+  const watch = watchPostgres(sql, log)
+  const outbox = postgresMailOutbox(sql)
+  return {
+    backend: 'postgres',
+    transactor: postgresTransactor(sql),
+    leases: postgresLeaseStore(sql),
+    keyRecord: postgresKeyRecordStore(sql),
+    installation: postgresInstallationStore(sql),
+    accounts: postgresAccountStore(sql),
+    usage: postgresUsageStore(sql),
+    meterWrites: postgresMeterWrites(sql),
+    tokens: postgresTokenStore(sql),
+    accountWrites: postgresAccountWrites(sql),
+    selfService: postgresSelfServiceStore(sql),
+    mailOutbox: outbox,
+    enqueueMail: outbox.enqueue,
+    witness: postgresWitnessStore(sql),
+    overrides: postgresOverrideStore(sql),
+    audit: postgresAuditStore(sql),
+    halts: postgresHaltStore(sql),
+    status: watch.status,
+    close: async () => watch.stop(),
+  }
+}
+
+/** Every member of Stores, to name the missing ones. */
+const STORE_NAMES: readonly (keyof Stores)[] = [
+  'backend', 'transactor', 'leases', 'keyRecord', 'accounts', 'usage', 'meterWrites', 'tokens', 'accountWrites', 'selfService', 'mailOutbox', 'enqueueMail',
+  'overrides', 'halts', 'audit', 'witness', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'status', 'close',
+]
+
+export function postgresStores(sql: SQL, config: Config, log: Pick<Logger, 'warn' | 'info'>): Stores {
+  const stores = postgresStoresSoFar(sql, config, log)
+  const missing = STORE_NAMES.filter((name) => stores[name] === undefined)
+  if (missing.length) {
+    void stores.close?.()
+    throw new PostgresIncomplete(missing)
+  }
+  return stores as Stores
+}
+
+/** The app's collaborators over one PostgreSQL pool; `replace` swaps any of them (tests). */
+export function postgresDeps({ sql, ...parts }: DepsParts & { sql: SQL }, replace: Partial<AppDeps> = {}): AppDeps {
+  return assembleDeps(parts, postgresStores(sql, parts.config, parts.log), replace)
+}
