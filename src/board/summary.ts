@@ -8,6 +8,7 @@ import { nextCloseBoundary, nextOpenBoundary, phaseOf } from '../calendar/engine
 import { formatOffset } from '../calendar/dst'
 import { EXCHANGES, type ExchangeIdentity, type Mic } from '../calendar/exchanges'
 import type { CalendarSnapshot } from '../calendar/registry'
+import type { CompiledCalendar } from '../calendar/compile'
 import { utcToLocal, zoneOffsetMs } from '../calendar/zone'
 import { resolveStatus, type MarketDeps, type MarketSource, type MarketStatus } from '../market/resolve'
 import { REGION_ORDER } from './present'
@@ -23,20 +24,41 @@ export const BOARD_NOTE =
 const pad = (n: number) => String(n).padStart(2, '0')
 const localTime = (minutes: number) => `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`
 
+// A venue's day record changes only with its local date or a reload: kept per snapshot (a
+// reload makes a new one), since building it reads the zone's offsets through Intl, which was
+// most of a board's cost (measured: 44 day records 4.4 ms of a 12 ms summary).
+const days = new WeakMap<CalendarSnapshot, Map<string, BoardDay>>()
+
+function dayOf(snapshot: CalendarSnapshot, mic: string, calendar: CompiledCalendar | null, localDay: number): BoardDay {
+  let known = days.get(snapshot)
+  if (!known) days.set(snapshot, (known = new Map()))
+  const key = `${mic} ${localDay}`
+  let day = known.get(key)
+  if (!day) {
+    // Without phase bands: the board needs the kind, name and hours of the day.
+    const record = calendarDay(calendar, localDay, null)
+    day = {
+      date: record.date,
+      kind: record.kind,
+      name: record.name,
+      ...(record.provisional_why ? { provisional_why: record.provisional_why } : {}),
+      open_local: record.sessions[0]?.open_local ?? null,
+      close_local: record.sessions.at(-1)?.close_local ?? null,
+    }
+    // Bounded: a day or two per venue are live at a time; a clock moved across many days clears it.
+    if (known.size > 256) known.clear()
+    known.set(key, day)
+  }
+  return day
+}
+
 /** One venue's entry at `now`, read from one calendar snapshot. */
 export async function venueNow(deps: MarketDeps, identity: ExchangeIdentity & { mic: Mic }, now: number, snapshot: CalendarSnapshot = deps.calendars.snapshot()): Promise<BoardVenue> {
   const resolution = await resolveStatus(deps, identity.mic, now, snapshot)
   const calendar = deps.calendars.calendar(identity.mic, snapshot)
-  const local = utcToLocal(identity.timezone, now)
-  const record = calendarDay(calendar, local.day)
-  const day: BoardDay = {
-    date: record.date,
-    kind: record.kind,
-    name: record.name,
-    ...(record.provisional_why ? { provisional_why: record.provisional_why } : {}),
-    open_local: record.sessions[0]?.open_local ?? null,
-    close_local: record.sessions.at(-1)?.close_local ?? null,
-  }
+  const offset = zoneOffsetMs(identity.timezone, now)
+  const local = utcToLocal(identity.timezone, now, offset)
+  const day = dayOf(snapshot, identity.mic, calendar, local.day)
   let next: BoardNext | null = null
   if (resolution.source === 'OVERRIDE') {
     const override = await deps.overrides.forMic(identity.mic, now)
@@ -59,7 +81,7 @@ export async function venueNow(deps: MarketDeps, identity: ExchangeIdentity & { 
     phase: calendar && resolution.source === 'SCHEDULE' && calendarStatus ? phaseOf(calendar, now, calendarStatus) : null,
     local_date: local.date,
     local_time: localTime(local.minutes),
-    utc_offset: formatOffset(zoneOffsetMs(identity.timezone, now)),
+    utc_offset: formatOffset(offset),
     day,
     next,
     data_version: calendar?.dataVersion ?? null,
