@@ -4,7 +4,7 @@
 import type { Database } from 'bun:sqlite'
 import type { AppDeps, DepsParts } from '../deps'
 import { maskUrlPassword } from '../config'
-import { openDatabase } from '../store/database'
+import { openDatabase, synchronousMode, type Durability } from '../store/database'
 import { startCheckpoints } from '../store/checkpoints'
 import { applyMigrations } from '../store/migrate'
 import { MIGRATIONS } from '../store/migrations'
@@ -20,11 +20,13 @@ export interface OpenedBackend {
   deps: AppDeps
   /** Closes the database (after every job has stopped). */
   close(): Promise<void>
+  /** SQLite's synchronous mode as the connection reports it (what DURABILITY turned into); null on PostgreSQL. */
+  synchronous: string | null
 }
 
-/** Opens the SQLite file and applies pending migrations (also used by the CLI). */
-export function openSqlite(path: string, log: DepsParts['log']): Database {
-  const db = openDatabase(path)
+/** Opens the SQLite file with the configured durability and applies pending migrations (also used by the CLI). */
+export function openSqlite(path: string, log: DepsParts['log'], durability: Durability = 'process'): Database {
+  const db = openDatabase(path, durability)
   const applied = applyMigrations(db, MIGRATIONS)
   if (applied.length) log.info('database migrated', { path, applied })
   return db
@@ -39,6 +41,7 @@ export async function openBackend(parts: DepsParts): Promise<OpenedBackend> {
   let stores: Stores
   let options: AssembleOptions = {}
   let close: () => Promise<void>
+  let synchronous: string | null = null
   if (config.databaseUrl) {
     const sql = await openPostgres(config.databaseUrl)
     close = () => sql.close()
@@ -55,7 +58,8 @@ export async function openBackend(parts: DepsParts): Promise<OpenedBackend> {
       throw error
     }
   } else {
-    const db = openSqlite(config.databasePath, log)
+    const db = openSqlite(config.databasePath, log, config.durability)
+    synchronous = synchronousMode(db)
     const stopCheckpoints = startCheckpoints(db, config.databasePath, log)
     close = async () => {
       await stopCheckpoints()
@@ -72,5 +76,5 @@ export async function openBackend(parts: DepsParts): Promise<OpenedBackend> {
       throw error
     }
   }
-  return { deps: assembleDeps(parts, stores, {}, options), close }
+  return { deps: assembleDeps(parts, stores, {}, options), close, synchronous }
 }

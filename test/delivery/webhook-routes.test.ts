@@ -74,6 +74,10 @@ describe('POST /v5/webhooks/subscribe: refusals change nothing', () => {
     }
     const unknown = await subscribe(keys.pro!, { url: PUBLIC_URL, mics: ['XNYS', 'XXXX'] })
     expect(unknown.body.supported).toContain('XNYS')
+    // The spec's error table keeps `supported` for MICs; the event list has its own name.
+    const event = await subscribe(keys.pro!, { url: PUBLIC_URL, mics: ['XNYS'], events: ['price_tick'] })
+    expect(event.body.supported_events).toEqual(['status_change'])
+    expect(event.body.supported).toBeUndefined()
     expect(stored()).toBe(0)
   })
 })

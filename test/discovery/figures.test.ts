@@ -9,7 +9,7 @@ import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../../src/crypto/receipt-fields'
 import { setFirstStart } from '../helpers/installation'
 import { Signer } from '../../src/crypto/signer'
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
+import { DEFAULT_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
 import { pure } from '../../src/store/transaction'
 
 const DAY_MS = 86_400_000
@@ -148,13 +148,17 @@ describe('/v5/metrics/public', () => {
     expect(down.preflight_checks).toBe(metrics.preflight_checks)
   })
 
-  test('mcp_protocol_version is the newest version the tool endpoint answers in; the list is the same registry', async () => {
+  test("mcp_protocol_version is the spec's 2024-11-05 (spec 9); mcp_protocol_versions lists every version answered", async () => {
     const t = makeTestApp()
     const { body } = await t.json('/v5/metrics/public')
-    expect(body.mcp_protocol_version).toBe(SUPPORTED_PROTOCOL_VERSIONS.at(-1))
+    expect(body.mcp_protocol_version).toBe('2024-11-05')
+    expect(body.mcp_protocol_version).toBe(DEFAULT_PROTOCOL_VERSION)
     expect(body.mcp_protocol_versions).toEqual([...SUPPORTED_PROTOCOL_VERSIONS])
-    const init = await t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: body.mcp_protocol_version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } }) })
-    expect(((await init.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe(body.mcp_protocol_version)
+    // Each listed version is one initialize answers in.
+    for (const version of [body.mcp_protocol_version, ...body.mcp_protocol_versions]) {
+      const init = await t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } }) })
+      expect(((await init.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe(version)
+    }
   })
 })
 
