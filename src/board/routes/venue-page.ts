@@ -28,7 +28,7 @@ export function venuePageRoutes(deps: AppDeps) {
     },
     {
       params: t.Object({ mic: t.String() }),
-      query: t.Object({}),
+      query: t.Object({}, { additionalProperties: true }),
       detail: {
         tags: ['board'],
         summary: "A venue's page: today's sessions and phases, the next 30 days, the year's holidays, clock changes, data version, basis and sources",

@@ -7,7 +7,7 @@ import { verifyPageBody } from '../pages/verify-page'
 export function verifyPageRoutes() {
   const body = verifyPageBody()
   return new Elysia({ name: 'board-verify-page' }).get('/verify', () => pageResponse({ page: 'verify', title: 'Verify a receipt', body }), {
-    query: t.Object({}),
+    query: t.Object({}, { additionalProperties: true }),
     detail: {
       tags: ['board'],
       summary: 'Verify a receipt, witness receipt or signed daily digest in the browser (WebCrypto Ed25519 against /v5/keys), and an inclusion proof against its day’s root',

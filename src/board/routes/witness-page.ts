@@ -23,7 +23,7 @@ export function witnessPageRoutes(deps: AppDeps) {
         kid: t.Optional(t.String({ description: 'checkpoint key thumbprint: 43 characters [A-Za-z0-9_-]' })),
         session_id: t.Optional(t.String({ description: '1 to 128 characters' })),
         after: t.Optional(t.String({ description: '<count>:<last_entry_hash>: the page after this checkpoint' })),
-      }),
+      }, { additionalProperties: true }),
       detail: {
         tags: ['board'],
         summary: "A witness session's checkpoints with their receipts (HTML; the browser verifies each receipt)",

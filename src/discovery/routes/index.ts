@@ -32,7 +32,7 @@ export function indexRoutes(deps: AppDeps) {
       return body
     },
     {
-      query: t.Object({}),
+      query: t.Object({}, { additionalProperties: true }),
       detail: {
         tags: ['discovery'],
         summary: 'Index of the service (JSON); the status board page for a browser (Accept: text/html)',
