@@ -40,11 +40,8 @@ export const CORS_ROUTES: readonly CorsRoute[] = [
   ...route('none', 'operator routes (ADMIN_KEY)', '/v5/admin/*', '/v5/funnel'),
   ...route('none', "the billing provider's webhook", '/webhooks/paddle'),
   ...route('none', 'answers unsupported_response_type to everything', '/oauth/authorize'),
-  ...route('none', 'HTML pages and their assets (opened, not fetched)', '/docs', '/docs/*', '/pricing'),
+  ...route('none', 'HTML pages and their assets (opened, not fetched)', '/docs', '/docs/*', '/pricing', '/venue/*', '/verify', '/witness', '/assets/*', '/favicon.svg', '/favicon.ico'),
 ]
-
-/** Routes in the table that this build does not serve yet (they arrive with another branch). */
-export const CORS_ROUTES_NOT_YET_SERVED: ReadonlySet<string> = new Set(['/v5/board'])
 
 const exact = new Map<string, CorsRoute>()
 const prefixes: CorsRoute[] = []
