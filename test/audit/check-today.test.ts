@@ -1,13 +1,13 @@
 // docs/audit.md's day-one script (check-today.ts), run as published against files the service
 // answered on the same day: today's proof and partial digest (issue 24 item 19).
 import { describe, expect, test } from 'bun:test'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { docCode } from '../helpers/doc-sections'
 import { issueKey } from '../../src/accounts/keys'
 import { makeTestApp, tempDir } from '../helpers/app'
 
-const doc = readFileSync(resolve(import.meta.dir, '../../docs/audit.md'), 'utf8')
-const script = /<!-- check-today\.ts:start -->\n```ts\n([\s\S]*?)```\n<!-- check-today\.ts:end -->/.exec(doc)![1]!
+const script = docCode('audit.md', 'check-today.ts', 'ts')
 
 describe("docs/audit.md day-one script", () => {
   test("OK for a receipt of today with its proof and today's partial digest, also after the tree grew; FAIL for a changed receipt, another receipt's proof or a digest in another order", async () => {

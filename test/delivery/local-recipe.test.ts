@@ -8,6 +8,7 @@ import { afterAll, expect, test } from 'bun:test'
 import { existsSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { tempDir } from '../helpers/app'
+import { docCode } from '../helpers/doc-sections'
 import { freePort } from '../helpers/process'
 
 const ROOT = join(import.meta.dir, '..', '..')
@@ -24,12 +25,7 @@ afterAll(() => {
 })
 
 /** The sh block of docs/delivery.md between the webhook-recipe markers. */
-function recipe(): string {
-  const docs = readFileSync(join(ROOT, 'docs', 'delivery.md'), 'utf8')
-  const section = docs.match(/<!-- webhook-recipe:start -->\n```sh\n([\s\S]*?)\n```\n<!-- webhook-recipe:end -->/)
-  expect(section).not.toBeNull()
-  return section![1]!
-}
+const recipe = () => docCode('delivery.md', 'webhook-recipe', 'sh')
 
 test('the local webhook recipe delivers a test delivery to an HTTPS receiver on loopback, and the log warns that the guard is off', async () => {
   const dir = tempDir('openbell-test-recipe-')

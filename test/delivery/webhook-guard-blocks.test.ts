@@ -5,8 +5,7 @@
 // accepted, so a block that shrank or grew is noticed. No connection is made: refused targets are
 // never dialled, and the resolver is the test's own.
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { docSection } from '../helpers/doc-sections'
 import { checkTarget, checkUrl, forbiddenPort, forbiddenReason } from '../../src/delivery/webhooks/ssrf'
 import { GUARD_BLOCKS, guardTable } from '../../src/delivery/webhooks/special-addresses'
 import { makeTestApp, type TestApp } from '../helpers/app'
@@ -76,9 +75,7 @@ describe('the guard refuses each block (forbiddenReason, checkTarget)', () => {
 })
 
 test('docs/delivery.md carries the guard table as generated from the code', () => {
-  const docs = readFileSync(join(import.meta.dir, '..', '..', 'docs', 'delivery.md'), 'utf8')
-  const section = docs.match(/<!-- guard-table:start -->\n([\s\S]*?)\n<!-- guard-table:end -->/)
-  expect(section?.[1]).toBe(guardTable())
+  expect(docSection('delivery.md', 'guard-table')).toBe(guardTable())
   // Every record of both IANA special-purpose registries is in it (spot check of the newest ones).
   for (const block of ['100:0:0:1::/64', '2001:1::3/128', '3fff::/20', '5f00::/16', '2001:30::/28', '192.88.99.2/32', '192.0.0.171/32']) expect(GUARD_BLOCKS.map((entry) => entry.block)).toContain(block)
 })

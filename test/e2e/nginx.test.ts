@@ -10,14 +10,13 @@ import { request as httpsRequest } from 'node:https'
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { tempDir } from '../helpers/app'
+import { docCode } from '../helpers/doc-sections'
 import { freePort, SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
 import { makeCertificate, type TestCertificate } from '../helpers/https-receiver'
 import { INSTANT_PER_ADDRESS_PER_DAY } from '../../src/accounts/offers'
 
-const docs = readFileSync(join(import.meta.dir, '..', '..', 'docs', 'operations.md'), 'utf8')
-const section = (name: string, language: string) => new RegExp(`<!-- ${name}:start -->\\n\`\`\`${language}\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(docs)![1]!
-const unit = section('systemd-unit', 'ini')
-const serverBlock = section('nginx-server', 'nginx')
+const unit = docCode('operations.md', 'systemd-unit', 'ini')
+const serverBlock = docCode('operations.md', 'nginx-server', 'nginx')
 const unitEnv = Object.fromEntries([...unit.matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]))
 
 let dir: string

@@ -4,8 +4,7 @@
 // from elsewhere gets no Access-Control-Allow-Origin, and a "simple" request that skips the
 // preflight is refused before it runs); operator routes and the billing webhook answer none.
 import { describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { docSection } from '../helpers/doc-sections'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { CORS_ROUTES, corsRouteOf, corsTable } from '../../src/http/cors-policy'
 
@@ -30,8 +29,7 @@ describe('the table', () => {
   })
 
   test('docs/operations.md carries the table as generated from the code', () => {
-    const docs = readFileSync(join(import.meta.dir, '..', '..', 'docs', 'operations.md'), 'utf8')
-    expect(docs.match(/<!-- cors-table:start -->\n([\s\S]*?)\n<!-- cors-table:end -->/)?.[1]).toBe(corsTable())
+    expect(docSection('operations.md', 'cors-table')).toBe(corsTable())
   })
 
   test('exact paths win over prefixes; an unknown path has no entry', () => {
