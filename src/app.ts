@@ -24,6 +24,7 @@ import { witnessRefusalShape, witnessRoutes } from './witness/routes'
 import { hardeningPlugin } from './http/hardening'
 import { docsRoutes } from './discovery/routes/docs'
 import { indexRoutes } from './discovery/routes/index'
+import { boardRoutes } from './board/routes'
 import { mcpRoutes } from './mcp/routes'
 import { auditRoutes } from './audit/routes'
 import { paymentRoutes } from './payments/routes'
@@ -42,7 +43,7 @@ export function buildApp(deps: AppDeps) {
   // inside the path (issue 24 item 2; docs/operations.md). From character 7 it holds for any host.
   const app = new Elysia({ name: 'openbell', handler: { standardHostname: false } })
     .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
-    .use(corsPlugin())
+    .use(corsPlugin(deps.config))
     .use(hardeningPlugin({ routes: () => routes(), shape: witnessRefusalShape(deps) }))
     .use(keyRoutes(deps))
     .use(healthRoutes(deps))
@@ -64,6 +65,7 @@ export function buildApp(deps: AppDeps) {
     .use(auditRoutes(deps))
     .use(docsRoutes())
     .use(indexRoutes(deps))
+    .use(boardRoutes(deps))
     .use(mcpRoutes(deps))
     .use(documentRoutes(deps, () => routes()))
     .use(descriptionRoutes(deps, () => routes()))

@@ -5,6 +5,7 @@
 // described once in info.description.
 import { API_VERSION } from '../version'
 import { operationSecurity, SECURITY_SCHEMES } from './openapi-security'
+import { REQUIRED_IN_DOCUMENT } from './openapi'
 
 export const OPENAPI_VERSION = '3.1.0'
 
@@ -38,6 +39,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   payments: 'x402 payments, credits, paid keys, card checkout and billing-provider notifications',
   accounts: 'Self-service keys (instant, e-mail, sandbox), account, usage, OAuth client-credentials tokens and the key funnel',
   delivery: 'Server-sent event stream and webhooks for market state changes',
+  board: 'The status board: every venue now (GET /v5/board, unsigned), the venue, verify and witness pages and their assets',
 }
 
 /** Elysia's t.Integer, t.Numeric and t.BooleanString also accept a numeric string (query coercion). */
@@ -75,8 +77,8 @@ function parametersOf(hooks: Hooks, path: string) {
   const parameters: Record<string, unknown>[] = []
   const add = (where: 'query' | 'path' | 'header', schema: Schema | undefined) => {
     for (const [name, property] of Object.entries(schema?.properties ?? {})) {
-      const { description, ...rest } = plain(property)
-      parameters.push({ name, in: where, required: where === 'path' || (schema?.required ?? []).includes(name), ...(description ? { description } : {}), schema: rest })
+      const { description, [REQUIRED_IN_DOCUMENT]: requiredByRoute, ...rest } = plain(property) as Schema
+      parameters.push({ name, in: where, required: where === 'path' || (schema?.required ?? []).includes(name) || requiredByRoute === true, ...(description ? { description } : {}), schema: rest })
     }
   }
   add('path', hooks.params)

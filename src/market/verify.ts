@@ -1,7 +1,7 @@
 // Verifying a receipt the service (or an earlier key of it) signed: recognise its type by its
 // fields, take exactly that type's signed fields, and check the signature strictly.
 import type { Signer, KeyDescription } from '../crypto/signer'
-import { SIGNED_FIELDS } from '../crypto/receipt-fields'
+import { SIGNED_FIELDS, receiptExpires, receiptType, type SignedFieldList } from '../crypto/signed-fields'
 import { canonicalPayload } from '../crypto/canonical'
 import { verifyStrict } from '../crypto/ed25519'
 import { hexToBytes, utf8 } from '../crypto/encoding'
@@ -11,31 +11,30 @@ export interface VerificationResult {
   expired: boolean
   reason: string
   receipt_type: string | null
+  /**
+   * Top-level members of the receipt that its signature does not cover (besides `signature`),
+   * in the receipt's order; null when its type is not recognised. The service vouches for signed
+   * members only: anything listed here (an unsigned wrapper, or a member someone added) is not
+   * attested, whatever `valid` says.
+   */
+  unsigned_members: string[] | null
   mic: string | null
   status: string | null
   expires_at: string | null
 }
 
-type FieldList = keyof typeof SIGNED_FIELDS
-
-/** Which signed field list a receipt uses, judged by the fields it carries. */
-export function receiptType(receipt: Record<string, unknown>): FieldList | null {
-  if (receipt.type === 'witness.checkpoint/1') return 'witness_fields'
-  if ('merkle_root' in receipt && 'date' in receipt) return 'digest_fields'
-  if ('venue' in receipt && 'safe' in receipt) return 'safe_to_trade_fields'
-  if ('mic' in receipt && 'halt_detection' in receipt) return 'reason' in receipt ? 'override_fields' : 'receipt_fields'
-  if (receipt.status === 'OK' && receipt.source === 'SYSTEM' && !('mic' in receipt)) return 'health_fields'
-  return null
-}
+// Recognising the type is shared with the browser pages' verifier (crypto/signed-fields.ts).
+export { receiptType }
 
 const str = (value: unknown) => (typeof value === 'string' ? value : null)
 
 export function verifyReceipt(keys: readonly KeyDescription[], input: unknown, now: number): VerificationResult {
-  const result = (valid: boolean, expired: boolean, reason: string, receipt: Record<string, unknown> | null, type: FieldList | null): VerificationResult => ({
+  const result = (valid: boolean, expired: boolean, reason: string, receipt: Record<string, unknown> | null, type: SignedFieldList | null): VerificationResult => ({
     valid,
     expired,
     reason,
     receipt_type: type,
+    unsigned_members: receipt && type ? Object.keys(receipt).filter((name) => name !== 'signature' && !(SIGNED_FIELDS[type] as readonly string[]).includes(name)) : null,
     mic: str(receipt?.mic) ?? str(receipt?.venue),
     status: str(receipt?.status) ?? str(receipt?.venue_status),
     expires_at: str(receipt?.expires_at),
@@ -52,8 +51,7 @@ export function verifyReceipt(keys: readonly KeyDescription[], input: unknown, n
   }
   const signature = typeof receipt.signature === 'string' && /^[0-9a-f]{128}$/.test(receipt.signature) ? hexToBytes(receipt.signature) : null
   if (!signature) return result(false, false, 'MALFORMED_RECEIPT', receipt, type)
-  // Witness receipts and sealed digests are records, not answers: they do not expire.
-  const expiresAt = type === 'witness_fields' || type === 'digest_fields' ? Number.NaN : Date.parse(fields.expires_at ?? '')
+  const expiresAt = receiptExpires(type) ? Date.parse(fields.expires_at ?? '') : Number.NaN
   const expired = Number.isFinite(expiresAt) ? now > expiresAt : false
   if (!keys.length) return result(false, expired, 'ORACLE_NOT_CONFIGURED', receipt, type)
   // An unknown key id is invalid: the receipt names the key it claims, and we only vouch for ours.
