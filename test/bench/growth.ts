@@ -22,6 +22,7 @@ import { Signer } from '../../src/crypto/signer'
 import { memoryLogger } from '../../src/log'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { startServer } from './start-server'
+import { timedSeal } from './timed-seal'
 import { measure, type Load } from './measure'
 import { machineLine, writeDocFigures } from './doc-figures'
 
@@ -105,17 +106,7 @@ export async function growthBench(rows = ROWS): Promise<GrowthFigures> {
     const clock = { now: () => dayStart + 86_400_000 + 60_000 }
     const trail = auditTrail({ audit, signer, issuer: 'bench.local', clock, log, retentionDays: 35 })
     await trail.sealer.startedOn()
-    let lastBeat = performance.now()
-    let longestPauseMs = 0
-    const probe = setInterval(() => {
-      const beat = performance.now()
-      longestPauseMs = Math.max(longestPauseMs, beat - lastBeat)
-      lastBeat = beat
-    }, 1)
-    const sealStart = performance.now()
-    const sealed = await trail.sealer.tick()
-    const sealSeconds = (performance.now() - sealStart) / 1000
-    clearInterval(probe)
+    const { sealed, sealSeconds, longestPauseMs } = await timedSeal(trail)
     if (sealed.join() !== day) throw new Error(`growth bench: expected ${day} sealed, got ${sealed.join(',')}`)
     db.run('PRAGMA wal_checkpoint(TRUNCATE)')
     db.close()
