@@ -23,6 +23,25 @@ function withNonCanonicalS(signature: string): string {
   return signature.slice(0, 64) + s.toString(16).padStart(64, '0').match(/../g)!.reverse().join('')
 }
 
+/** A real receipt, and each way of spoiling it. */
+function spoiled(name: string, receipt: Record<string, string>): [string, unknown][] {
+  const type = receiptType(receipt)
+  expect({ name, type }).not.toEqual({ name, type: null })
+  const cases: [string, unknown][] = []
+  cases.push([`${name}: as issued`, receipt])
+  cases.push([`${name}: an unsigned member added`, { ...receipt, note: 'not signed' }])
+  for (const member of SIGNED_FIELDS[type!]) {
+    cases.push([`${name}: ${member} changed`, { ...receipt, [member]: `${receipt[member]}x` }])
+    cases.push([`${name}: ${member} missing`, Object.fromEntries(Object.entries(receipt).filter(([key]) => key !== member))])
+  }
+  cases.push([`${name}: signature in upper case`, { ...receipt, signature: receipt.signature!.toUpperCase() }])
+  cases.push([`${name}: signature one byte short`, { ...receipt, signature: receipt.signature!.slice(0, 126) }])
+  cases.push([`${name}: S + L`, { ...receipt, signature: withNonCanonicalS(receipt.signature!) }])
+  cases.push([`${name}: another key id`, { ...receipt, public_key_id: 'key_1999_v9' }])
+  cases.push([`${name}: a number where a string is signed`, { ...receipt, [SIGNED_FIELDS[type!][0]!]: 1 }])
+  return cases
+}
+
 async function bothVerdicts(registry: KeyRegistry, receipt: unknown) {
   const service = (await t.json('/v5/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt }) })).body
   const page = await verifyReceipt(registry, receipt, t.clock.now())
@@ -45,22 +64,10 @@ describe('the page and POST /v5/verify agree', () => {
       health: await get('/v5/health'),
       demo: await get('/v5/demo?mic=XJPX'),
       witness: (witnessed.receipt ?? witnessed) as Record<string, string>,
+      'safe-to-trade': (await get('/v1/safe-to-trade/sample?venue=XLON&max_age=30')).receipt as unknown as Record<string, string>,
     }
     const cases: [string, unknown][] = []
-    for (const [name, receipt] of Object.entries(real)) {
-      expect({ name, type: receiptType(receipt) }).not.toEqual({ name, type: null })
-      cases.push([`${name}: as issued`, receipt])
-      cases.push([`${name}: an unsigned member added`, { ...receipt, note: 'not signed' }])
-      for (const member of SIGNED_FIELDS[receiptType(receipt)!]) {
-        cases.push([`${name}: ${member} changed`, { ...receipt, [member]: `${receipt[member]}x` }])
-        cases.push([`${name}: ${member} missing`, Object.fromEntries(Object.entries(receipt).filter(([key]) => key !== member))])
-      }
-      cases.push([`${name}: signature in upper case`, { ...receipt, signature: receipt.signature!.toUpperCase() }])
-      cases.push([`${name}: signature one byte short`, { ...receipt, signature: receipt.signature!.slice(0, 126) }])
-      cases.push([`${name}: S + L`, { ...receipt, signature: withNonCanonicalS(receipt.signature!) }])
-      cases.push([`${name}: another key id`, { ...receipt, public_key_id: 'key_1999_v9' }])
-      cases.push([`${name}: a number where a string is signed`, { ...receipt, [SIGNED_FIELDS[receiptType(receipt)!][0]!]: 1 }])
-    }
+    for (const [name, receipt] of Object.entries(real)) cases.push(...spoiled(name, receipt))
     const verdicts = await Promise.all(cases.map(async ([name, receipt]) => ({ name, ...(await bothVerdicts(registry, receipt)) })))
     expect(verdicts.filter((verdict) => JSON.stringify(verdict.page) !== JSON.stringify(verdict.service))).toEqual([])
     // The corpus is not all one answer: every real receipt is valid, and every spoiled signed part invalid.
@@ -72,5 +79,14 @@ describe('the page and POST /v5/verify agree', () => {
     expect(later.filter((verdict) => JSON.stringify(verdict.page) !== JSON.stringify(verdict.service))).toEqual([])
     expect(later.filter((verdict) => verdict.page.expired).length).toBeGreaterThanOrEqual(3)
     await t.deps.overrides.clear('XPAR', 'test')
+
+    // The day's signed digest, once sealed after midnight.
+    const day = new Date(t.clock.now()).toISOString().slice(0, 10)
+    t.clock.set(`${new Date(t.clock.now() + 86_400_000).toISOString().slice(0, 10)}T00:00:30.000Z`)
+    expect(await t.deps.auditTrail.sealer.tick()).toContain(day)
+    const digest = (await t.json(`/v5/audit/digest?date=${day}`)).body.receipt as Record<string, string>
+    const digestVerdicts = await Promise.all(spoiled('digest', digest).map(async ([name, receipt]) => ({ name, ...(await bothVerdicts(registry, receipt)) })))
+    expect(digestVerdicts.filter((verdict) => JSON.stringify(verdict.page) !== JSON.stringify(verdict.service))).toEqual([])
+    expect(digestVerdicts.filter((verdict) => verdict.page.valid).map((verdict) => verdict.name).sort()).toEqual(['digest: an unsigned member added', 'digest: as issued'])
   })
 })
