@@ -122,6 +122,8 @@ describe('the board in a browser', () => {
       // Not "live" before anything arrived, and "stopped" (at the instant the server rendered) after ten seconds of nothing.
       await page.waitForSelector('#board-live.stale', { timeout: 16_000 })
       expect(await page.textContent('#board-live')).toContain(`Live updates stopped at ${renderedAt.slice(11, 19)} UTC`)
+      // A status region: screen readers hear that updates stopped, not only sighted readers.
+      expect(await page.getAttribute('#board-live', 'role')).toBe('status')
       expect(held.length).toBeGreaterThanOrEqual(1)
       hanging = false
       // The poll in flight gives up on its own, so the next one reaches the service.

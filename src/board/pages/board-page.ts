@@ -28,7 +28,7 @@ export function tile(venue: BoardVenue, now: number, heading: 'h2' | 'h3' = 'h3'
 }
 
 /** The instant the tiles show (kept current by the script) and its live or stopped note. */
-export const asOf = (at: string) => html`<span id="board-clock">As of <time data-field="at" datetime="${at}">${utcClock(at)}</time></span><span id="board-live" class="live-note" hidden></span>`
+export const asOf = (at: string) => html`<span id="board-clock">As of <time data-field="at" datetime="${at}">${utcClock(at)}</time></span><span id="board-live" class="live-note" role="status" hidden></span>`
 
 export function boardPageBody(summary: BoardSummary): SafeHtml {
   const now = Date.parse(summary.at)
