@@ -1,8 +1,9 @@
-// The verify page's verifier (board/client/verify-core.ts, run here on Bun's WebCrypto, as the
-// browser runs it on Chromium's) and the service's POST /v5/verify must agree: what one calls
-// valid the other calls valid, for real receipts of every type and for each way of spoiling one
-// (a changed member, a non-canonical or malformed signature, a missing member, a foreign key id,
-// an expired receipt). Otherwise the page would vouch for what the service refuses, or the reverse.
+// The verify page's verifier (board/client/verify-core.ts, run here on Bun's WebCrypto without a
+// browser; Chromium runs the same code) and the service's POST /v5/verify must agree: what one
+// calls valid the other calls valid, for real receipts of every type and for each way of spoiling
+// one (a changed member, a non-canonical or malformed signature, a missing member, a foreign key
+// id, an expired receipt). Otherwise the page would vouch for what the service refuses, or the
+// reverse. It sits in test/browser because its type check needs the DOM's lib.
 import { describe, expect, test } from 'bun:test'
 import { verifyReceipt, type KeyRegistry } from '../../src/board/client/verify-core'
 import { SIGNED_FIELDS, receiptType } from '../../src/crypto/signed-fields'
