@@ -27,6 +27,8 @@ import { DELIVERY_SCHEMA_V15_POSTGRES } from '../delivery/webhooks/schema-postgr
 import { INSTALLATION_SCHEMA_V20_POSTGRES } from '../discovery/installation-postgres'
 import { PAYMENTS_SCHEMA_V25_POSTGRES, CREDIT_LEDGER_SCHEMA_V26_POSTGRES, PADDLE_SCHEMA_V27_POSTGRES, PAYMENTS_SCHEMA_V28_POSTGRES, PADDLE_SCHEMA_V29_POSTGRES } from '../payments/schema-postgres'
 import { MCP_SCHEMA_V30_POSTGRES } from '../mcp/schema-postgres'
+import { TRANSPARENCY_SCHEMA_V60 } from '../transparency/store'
+import { TRANSPARENCY_SCHEMA_V60_POSTGRES } from '../transparency/schema-postgres'
 
 export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'accounts: api_keys', sql: ACCOUNTS_SCHEMA_V1, postgres: ACCOUNTS_SCHEMA_V1_POSTGRES },
@@ -48,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 30, name: 'mcp: usage and anonymous allowance', sql: MCP_SCHEMA_V1, postgres: MCP_SCHEMA_V30_POSTGRES },
   { id: 40, name: 'store: job leases, the signing key every node uses', sql: STORE_SCHEMA_V40, postgres: STORE_SCHEMA_V40_POSTGRES },
   { id: 50, name: 'market: halt_state (the halt view shared by the nodes)', sql: HALTS_SCHEMA_V50, postgres: HALTS_SCHEMA_V50_POSTGRES },
+  { id: 60, name: 'transparency: log_state, log_tiles (full tiles and entry bundles, never changed), log_edge (the partial tiles)', sql: TRANSPARENCY_SCHEMA_V60, postgres: TRANSPARENCY_SCHEMA_V60_POSTGRES },
 ]
