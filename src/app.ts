@@ -21,6 +21,9 @@ import { verifyRoutes } from './market/routes/verify'
 import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
 import { witnessRoutes } from './witness/routes'
+import { tlogWitnessRoutes } from './witness/tlog/routes'
+import { witnessAdminRoutes } from './witness/tlog/admin-routes'
+import { transparencyRoutes } from './transparency/routes'
 import { hardeningPlugin } from './http/hardening'
 import { docsRoutes } from './discovery/routes/docs'
 import { indexRoutes } from './discovery/routes/index'
@@ -59,6 +62,9 @@ export function buildApp(deps: AppDeps) {
     .use(overrideRoutes(deps))
     .use(witnessRoutes(deps))
     .use(auditRoutes(deps))
+    .use(transparencyRoutes(deps))
+    .use(tlogWitnessRoutes(deps))
+    .use(witnessAdminRoutes(deps))
     .use(docsRoutes())
     .use(indexRoutes(deps))
     .use(mcpRoutes(deps))

@@ -20,6 +20,7 @@ import { deliveryServices } from '../delivery/services'
 import { CHECKOUT_PER_MINUTE } from '../payments/routes/checkout'
 import { Leadership } from '../store/leadership'
 import { leaseHolder, storageHealth, type NodeInfo } from '../store/node'
+import { transparencyServices } from '../transparency/services'
 
 export interface AssembleOptions {
   /** A lease holder known to be dead, whose jobs are taken at once (SQLite: localHolderIsDead). */
@@ -46,6 +47,7 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     sampleDoorLimiter: new RateLimiter(SAMPLE_DOOR_PER_MINUTE),
     checkoutLimiter: new RateLimiter(CHECKOUT_PER_MINUTE),
     witness: { store: stores.witness, limiters: witnessLimiters() },
+    ...transparencyServices({ config, clock, log, signer: parts.signer, transactor: stores.transactor, audit: stores.audit, tiles: stores.tiles, tlogWitness: stores.tlogWitness }),
     healthExtras: [() => storageHealth(node)],
     installation: stores.installation,
     tokens: stores.tokens,

@@ -12,6 +12,8 @@ import { postgresKeyRecordStore } from '../store/key-record-postgres'
 import { watchPostgres } from '../store/postgres'
 import { postgresInstallationStore } from '../discovery/installation-postgres'
 import { postgresWitnessStore } from '../witness/store-postgres'
+import { postgresTlogWitnessStore } from '../witness/tlog/store-postgres'
+import { postgresTileStore } from '../transparency/store-postgres'
 import { postgresOverrideStore } from '../market/overrides/store-postgres'
 import { postgresAuditStore } from '../audit/store-postgres'
 import { postgresHaltStore } from '../market/halts/store-postgres'
@@ -34,6 +36,8 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     keyRecord: postgresKeyRecordStore(sql),
     installation: postgresInstallationStore(sql),
     witness: postgresWitnessStore(sql),
+    tlogWitness: postgresTlogWitnessStore(sql),
+    tiles: postgresTileStore(sql),
     overrides: postgresOverrideStore(sql),
     audit: postgresAuditStore(sql),
     halts: postgresHaltStore(sql),
@@ -45,7 +49,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
 /** Every member of Stores, to name the missing ones. */
 const STORE_NAMES: readonly (keyof Stores)[] = [
   'backend', 'transactor', 'leases', 'keyRecord', 'accounts', 'usage', 'meterWrites', 'tokens', 'accountWrites', 'selfService', 'mailOutbox', 'enqueueMail',
-  'overrides', 'halts', 'audit', 'witness', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'status', 'close',
+  'overrides', 'halts', 'audit', 'witness', 'tlogWitness', 'tiles', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'status', 'close',
 ]
 
 export function postgresStores(sql: SQL, config: Config, log: Pick<Logger, 'warn' | 'info'>): Stores {

@@ -169,7 +169,7 @@ describe('our trees against larger ones', () => {
     // In uneven steps, as the integrator reads them.
     let edge = emptyEdge()
     const full = new Map<string, Uint8Array>()
-    let root = new Uint8Array()
+    let root: Uint8Array = new Uint8Array()
     for (let at = 0; at < entries.length; ) {
       const step = appendEntries(edge, entries.slice(at, at + 1 + (at % 977)))
       for (const tile of step.full) full.set(`${tile.level}/${tile.index}`, tile.data)
