@@ -115,7 +115,7 @@ describe('POST /add-checkpoint', () => {
     expect(await status(request(0, Array(64).fill(proof58[0]), vectors.checkpoint_5))).toBe(400)
     const log = noteSignerOf(vectors.log_skey)
     expect(await status(request(0, [], log.sign(checkpointText('monkeys', 0, new Uint8Array(32)))))).toBe(422) // size 0, not the empty root
-    const errorBody = await (await harness.request('/add-checkpoint', add('nonsense'))).json()
+    const errorBody = (await (await harness.request('/add-checkpoint', add('nonsense'))).json()) as { error: string }
     expect(errorBody.error).toBe('bad_request')
     // Nothing was stored by any of these.
     expect((await harness.request(`/witness/${createHash('sha256').update('monkeys').digest('hex')}/checkpoint`)).status).toBe(404)
