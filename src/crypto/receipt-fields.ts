@@ -18,6 +18,14 @@ export const SIGNED_FIELDS = {
 
 export type SignedFieldList = keyof typeof SIGNED_FIELDS
 
+/**
+ * Members signed when present, beside a list's fixed ones: a digest sealed since the
+ * transparency log exists carries log_tree_size; one sealed before does not and verifies without it.
+ */
+export const OPTIONAL_SIGNED_FIELDS: Partial<Record<SignedFieldList, readonly string[]>> = {
+  digest_fields: ['log_tree_size'],
+}
+
 /** Identity and lifetime shared by every receipt: a UUID v4 and a 60-second window. */
 export function receiptWindow(nowMs: number, receiptId: string = randomUUID()): { receipt_id: string; issued_at: string; expires_at: string } {
   return {

@@ -1,7 +1,7 @@
 // Verifying a receipt the service (or an earlier key of it) signed: recognise its type by its
 // fields, take exactly that type's signed fields, and check the signature strictly.
 import type { Signer, KeyDescription } from '../crypto/signer'
-import { SIGNED_FIELDS } from '../crypto/receipt-fields'
+import { OPTIONAL_SIGNED_FIELDS, SIGNED_FIELDS } from '../crypto/receipt-fields'
 import { canonicalPayload } from '../crypto/canonical'
 import { verifyStrict } from '../crypto/ed25519'
 import { hexToBytes, utf8 } from '../crypto/encoding'
@@ -46,6 +46,12 @@ export function verifyReceipt(keys: readonly KeyDescription[], input: unknown, n
   if (!type) return result(false, false, 'MALFORMED_RECEIPT', receipt, null)
   const fields: Record<string, string> = {}
   for (const name of SIGNED_FIELDS[type]) {
+    const value = receipt[name]
+    if (typeof value !== 'string') return result(false, false, 'MALFORMED_RECEIPT', receipt, type)
+    fields[name] = value
+  }
+  for (const name of OPTIONAL_SIGNED_FIELDS[type] ?? []) {
+    if (!(name in receipt)) continue
     const value = receipt[name]
     if (typeof value !== 'string') return result(false, false, 'MALFORMED_RECEIPT', receipt, type)
     fields[name] = value

@@ -43,7 +43,12 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     overrides: new OverrideService(stores.overrides, clock, log),
     halts: new HaltMonitor(config.haltFeed, { clock, log, calendars: parts.calendars, shared: { store: stores.halts, publisher: leadership.holder } }),
     audit,
-    auditTrail: auditTrail({ audit, signer: parts.signer, issuer: config.issuer, clock, log, retentionDays: config.receiptRetentionDays }),
+    auditTrail: auditTrail({
+      audit, signer: parts.signer, issuer: config.issuer, clock, log, retentionDays: config.receiptRetentionDays,
+      // The transparency log: digests name its size; retention keeps bodies it has not stored yet.
+      logBase: async () => (await stores.tiles.state()).baseSeq,
+      integratedThrough: async () => { const state = await stores.tiles.state(); return state.baseSeq + state.size - 1 },
+    }),
     sampleDoorLimiter: new RateLimiter(SAMPLE_DOOR_PER_MINUTE),
     checkoutLimiter: new RateLimiter(CHECKOUT_PER_MINUTE),
     witness: { store: stores.witness, limiters: witnessLimiters() },
