@@ -5,7 +5,9 @@ export const USAGE = `usage: openbell [command]
   openbell keys create|list|suspend|activate|cancel …   manage API keys
   openbell overrides set|clear|list …                    the operator circuit breaker
   openbell mail status             e-mail outbox: queued, sent and failed counts (no keys)
-  openbell backup <new file>       consistent copy of the database (mode 0600)
+  openbell backup <new file>       consistent copy of the SQLite database (mode 0600); on PostgreSQL it says how to use pg_dump
+  openbell db copy --to postgres://user:password@host:port/database
+                                   copy the stopped SQLite database into an empty PostgreSQL database (docs/scale-out.md)
   openbell calendars check [dir]   validate schedule files offline
   openbell calendars basis [dir]   print the basis-by-year table of docs/calendars.md
   openbell calendars phases [dir]  print the trading-phase table of docs/calendars.md
@@ -14,5 +16,7 @@ export const USAGE = `usage: openbell [command]
                                    its tree from the entries, check root, tiles, consistency and a receipt
   openbell --help                  this text
 
-The keys, overrides, mail and backup commands open the service's database (DATA_DIR, default data/
-beside the binary) and print its path first. They refuse to create a new one unless given --init.`
+The keys, overrides, mail and backup commands open the service's database as the service does:
+DATABASE_URL (PostgreSQL) when it is set, else the SQLite file in DATA_DIR (default data/ beside the
+binary). They name it first (the password masked) and create none (no file, no tables in an empty
+PostgreSQL database) unless given --init.`
