@@ -142,4 +142,13 @@ describe('the receipt log over the app', () => {
       expect(typeof response.body.message).toBe('string')
     }
   })
+
+  test('a database that cannot be read: 503 LOG_UNAVAILABLE, never a made-up answer', async () => {
+    await Bun.sleep(600) // past the cached state
+    harness.db.close()
+    for (const path of ['/log/checkpoint', '/log/tile/0/000', '/log/proof/consistency?old=1&new=2']) {
+      const response = await harness.json(path)
+      expect({ path, status: response.status, error: response.body.error }).toEqual({ path, status: 503, error: 'LOG_UNAVAILABLE' })
+    }
+  })
 })

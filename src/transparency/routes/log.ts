@@ -14,12 +14,22 @@ export const PARTIAL_TILE_CACHE = 'public, max-age=300'
 /** The checkpoint changes every second while receipts flow. */
 export const CHECKPOINT_CACHE = 'public, max-age=1'
 
+/** The log's store cannot be read (database unreachable): 503, as every surface fails closed. */
+export async function orUnavailable<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    if (error instanceof ApiError) throw error
+    throw new ApiError(503, 'LOG_UNAVAILABLE', 'the log cannot be read right now; retry shortly', {}, { 'retry-after': '2' })
+  }
+}
+
 const notFound = (what: string) => new ApiError(404, 'TILE_NOT_FOUND', `${what} is not in the log's latest checkpoint`)
 
 export function logRoutes(deps: AppDeps) {
   const { reader } = deps.transparency
   const published = async () => {
-    const state = await reader.latest()
+    const state = await orUnavailable(() => reader.latest())
     if (state.checkpoint === null) throw new ApiError(503, 'LOG_NOT_READY', 'the log has published no checkpoint yet; retry in a few seconds', {}, { 'retry-after': '2' })
     return state
   }
@@ -44,7 +54,7 @@ export function logRoutes(deps: AppDeps) {
         if (!address) throw new ApiError(404, 'TILE_NOT_FOUND', 'not a tile path: tile/<level>/<index>[.p/<width>] or tile/entries/<index>[.p/<width>], the index in groups of three digits (x001/x234/067)')
         const { size } = await published().then((state) => ({ size: state.checkpointSize }))
         if (address.index > BigInt(Number.MAX_SAFE_INTEGER)) throw notFound('the tile')
-        const body = await reader.tile(address.level, Number(address.index), address.width, size)
+        const body = await orUnavailable(() => reader.tile(address.level, Number(address.index), address.width, size))
         if (!body) throw notFound(address.level === ENTRIES_LEVEL ? 'the entry bundle' : 'the tile')
         const headers: Record<string, string> = { 'content-type': 'application/octet-stream', 'cache-control': address.width === TILE_WIDTH ? FULL_TILE_CACHE : PARTIAL_TILE_CACHE }
         if (!body.gzip) return new Response(body.data, { headers })

@@ -8,6 +8,7 @@ import { addDays } from '../../audit/dates'
 import { consistencyProof, inclusionProof } from '../proofs'
 import { base64 } from '../note'
 import { logPositionOf } from '../locate'
+import { orUnavailable } from './log'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const SIZE = /^(0|[1-9][0-9]{0,15})$/
@@ -17,7 +18,7 @@ export function proofRoutes(deps: AppDeps) {
   /** A tree size from the query: decimal without leading zeros, within min..the latest checkpoint. */
   const size = async (name: string, raw: string | undefined, min: number) => {
     if (raw === undefined || !SIZE.test(raw)) throw new ApiError(400, 'INVALID_SIZE', `${name} must be a tree size: a decimal integer without leading zeros`)
-    const state = await reader.latest()
+    const state = await orUnavailable(() => reader.latest())
     const value = Number(raw)
     if (value < min || value > state.checkpointSize) throw new ApiError(400, 'SIZE_OUT_OF_RANGE', `${name} must be from ${min} to ${state.checkpointSize}, the size of the log's latest checkpoint`, { tree_size: state.checkpointSize })
     return { value, state }
@@ -30,7 +31,7 @@ export function proofRoutes(deps: AppDeps) {
         const newSize = (await size('new', query.new, 1)).value
         const old = (await size('old', query.old, 0)).value
         if (old > newSize) throw new ApiError(400, 'SIZE_OUT_OF_RANGE', 'old must not be larger than new')
-        return { old, new: newSize, hashes: hashes(await consistencyProof(reader.nodes(newSize), old, newSize)) }
+        return { old, new: newSize, hashes: hashes(await orUnavailable(() => consistencyProof(reader.nodes(newSize), old, newSize))) }
       },
       {
         query: t.Object({ old: t.Optional(t.String()), new: t.Optional(t.String()) }),
@@ -47,13 +48,15 @@ export function proofRoutes(deps: AppDeps) {
         const receiptId = query.id ?? ''
         if (!UUID.test(receiptId)) throw new ApiError(400, 'INVALID_RECEIPT_ID', 'id must be the receipt_id (lowercase UUID) of a live receipt')
         const { value: treeSize, state } = await size('size', query.size, 1)
-        const last = await deps.audit.store.lastDigest()
-        const firstUnsealed = last ? addDays(last.date, 1) : await deps.auditTrail.sealer.startedOn()
-        const seq = await logPositionOf({ store: deps.audit.store, trees: deps.auditTrail.trees }, receiptId, firstUnsealed)
+        const seq = await orUnavailable(async () => {
+          const last = await deps.audit.store.lastDigest()
+          const firstUnsealed = last ? addDays(last.date, 1) : await deps.auditTrail.sealer.startedOn()
+          return logPositionOf({ store: deps.audit.store, trees: deps.auditTrail.trees }, receiptId, firstUnsealed)
+        })
         if (seq === null || seq < state.baseSeq) throw new ApiError(404, 'RECEIPT_NOT_FOUND', 'no live receipt with this id is in the log (demo and sample-door receipts are not logged)')
         const index = seq - state.baseSeq
         if (index >= treeSize) throw new ApiError(400, 'SIZE_OUT_OF_RANGE', `the receipt is leaf ${index}: it is in trees of size ${index + 1} and larger`, { leaf_index: index })
-        return { id: receiptId, leaf_index: index, size: treeSize, hashes: hashes(await inclusionProof(reader.nodes(treeSize), index, treeSize)) }
+        return { id: receiptId, leaf_index: index, size: treeSize, hashes: hashes(await orUnavailable(() => inclusionProof(reader.nodes(treeSize), index, treeSize))) }
       },
       {
         query: t.Object({ id: t.Optional(t.String()), size: t.Optional(t.String()) }),
