@@ -11,6 +11,7 @@ import { validOrigin } from './log-list'
 import type { WitnessedLog } from './logs'
 
 const hex8 = (id: number) => id.toString(16).padStart(8, '0')
+const WitnessedLog = t.Object({ origin: t.String(), vkey: t.String(), key_id: t.String(), source: t.String(), witnessed_size: t.Union([t.Integer(), t.Null()]), cosigned_at: t.Union([t.String(), t.Null()]) }, { additionalProperties: true })
 const MAX_BODY = 4096
 
 export function witnessedLogView(log: WitnessedLog, head: { size: number; cosigned_at: number } | null) {
@@ -38,7 +39,7 @@ export function witnessAdminRoutes(deps: AppDeps) {
         const list = await logs.list()
         return { logs: await Promise.all(list.map(async (log) => witnessedLogView(log, await store.latest(log.origin)))), count: list.length }
       },
-      { admin: true, detail: { tags: ['operator'], summary: 'Logs the C2SP witness cosigns (file, admin API and this service’s own log) with the size last cosigned', responses: responses({ 200: ['Logs', t.Object({ logs: t.Array(t.Object({}, { additionalProperties: true })), count: t.Integer() })], 401: 'ADMIN_KEY_REQUIRED', 403: 'INVALID_ADMIN_KEY or ADMIN_DISABLED' }) } },
+      { admin: true, detail: { tags: ['operator'], summary: 'Logs the C2SP witness cosigns (file, admin API and this service’s own log) with the size last cosigned', responses: responses({ 200: ['Logs', t.Object({ logs: t.Array(WitnessedLog), count: t.Integer() })], 401: 'ADMIN_KEY_REQUIRED', 403: 'INVALID_ADMIN_KEY or ADMIN_DISABLED' }) } },
     )
     .post(
       '/v5/admin/witness/logs',
@@ -69,7 +70,7 @@ export function witnessAdminRoutes(deps: AppDeps) {
           tags: ['operator'],
           summary: 'Add a log for the C2SP witness to cosign (X-Oracle-Key: ADMIN_KEY)',
           requestBody: jsonBody(t.Object({ origin: t.Optional(t.String()), vkey: t.String() })),
-          responses: responses({ 200: 'That log and key were added before', 201: 'Added', 400: 'INVALID_WITNESSED_LOG', 401: 'ADMIN_KEY_REQUIRED', 403: 'INVALID_ADMIN_KEY or ADMIN_DISABLED' }),
+          responses: responses({ 200: ['That log and key were added before', WitnessedLog], 201: ['Added', WitnessedLog], 400: 'INVALID_WITNESSED_LOG', 401: 'ADMIN_KEY_REQUIRED', 403: 'INVALID_ADMIN_KEY or ADMIN_DISABLED' }),
         },
       },
     )
