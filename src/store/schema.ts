@@ -13,6 +13,8 @@ CREATE TABLE signing_key (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   key_id TEXT NOT NULL,
   public_key TEXT NOT NULL CHECK (length(public_key) = 64),
+  valid_from TEXT NOT NULL,
+  valid_until TEXT,
   recorded_at TEXT NOT NULL,
   recorded_by TEXT NOT NULL
 );
