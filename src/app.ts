@@ -20,13 +20,14 @@ import { safeToTradeRoutes } from './market/routes/safe-to-trade'
 import { verifyRoutes } from './market/routes/verify'
 import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
-import { witnessRoutes } from './witness/routes'
+import { witnessRefusalShape, witnessRoutes } from './witness/routes'
 import { tlogWitnessRoutes } from './witness/tlog/routes'
 import { witnessAdminRoutes } from './witness/tlog/admin-routes'
 import { transparencyRoutes } from './transparency/routes'
 import { hardeningPlugin } from './http/hardening'
 import { docsRoutes } from './discovery/routes/docs'
 import { indexRoutes } from './discovery/routes/index'
+import { boardRoutes } from './board/routes'
 import { mcpRoutes } from './mcp/routes'
 import { auditRoutes } from './audit/routes'
 import { paymentRoutes } from './payments/routes'
@@ -40,10 +41,13 @@ export { API_VERSION }
 
 export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string; hooks?: unknown }[] = () => []
-  const app = new Elysia({ name: 'openbell' })
+  // standardHostname: Elysia's default cuts the path out of request.url from character 11 on,
+  // assuming a host of at least 4 characters ("http://a.bc/"); with `Host: ab` that start falls
+  // inside the path (issue 24 item 2; docs/operations.md). From character 7 it holds for any host.
+  const app = new Elysia({ name: 'openbell', handler: { standardHostname: false } })
     .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
     .use(corsPlugin())
-    .use(hardeningPlugin())
+    .use(hardeningPlugin({ routes: () => routes(), shape: witnessRefusalShape(deps) }))
     .use(keyRoutes(deps))
     .use(healthRoutes(deps))
     .use(exchangeRoutes(deps))
@@ -62,11 +66,11 @@ export function buildApp(deps: AppDeps) {
     .use(overrideRoutes(deps))
     .use(witnessRoutes(deps))
     .use(auditRoutes(deps))
-    .use(transparencyRoutes(deps))
-    .use(tlogWitnessRoutes(deps))
-    .use(witnessAdminRoutes(deps))
+    // The transparency log and the C2SP witness as one plugin, so the route-type chain stays shallow enough to check.
+    .use(new Elysia({ name: 'transparency-and-tlog-witness' }).use(transparencyRoutes(deps)).use(tlogWitnessRoutes(deps)).use(witnessAdminRoutes(deps)))
     .use(docsRoutes())
     .use(indexRoutes(deps))
+    .use(boardRoutes(deps))
     .use(mcpRoutes(deps))
     .use(documentRoutes(deps, () => routes()))
     .use(descriptionRoutes(deps, () => routes()))

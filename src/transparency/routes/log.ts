@@ -57,9 +57,9 @@ export function logRoutes(deps: AppDeps) {
         const body = await orUnavailable(() => reader.tile(address.level, Number(address.index), address.width, size))
         if (!body) throw notFound(address.level === ENTRIES_LEVEL ? 'the entry bundle' : 'the tile')
         const headers: Record<string, string> = { 'content-type': 'application/octet-stream', 'cache-control': address.width === TILE_WIDTH ? FULL_TILE_CACHE : PARTIAL_TILE_CACHE }
-        if (!body.gzip) return new Response(body.data, { headers })
+        if (!body.gzip) return new Response(body.data as Uint8Array<ArrayBuffer>, { headers })
         // Full bundles are stored compressed: as they are to clients that take gzip.
-        if (/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) return new Response(body.data, { headers: { ...headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding' } })
+        if (/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) return new Response(body.data as Uint8Array<ArrayBuffer>, { headers: { ...headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding' } })
         return new Response(gunzipSync(body.data), { headers: { ...headers, vary: 'Accept-Encoding' } })
       },
       {
