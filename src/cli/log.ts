@@ -16,13 +16,15 @@ export const LOG_USAGE = `usage: openbell log verify --url <base URL> [--state <
   first use) is kept in --state, default $XDG_STATE_HOME/openbell/log-<host>.json
   (~/.local/state/openbell/ without XDG_STATE_HOME). Exit 0: verified; 1: a mismatch; 2: usage or network error.`
 
-export function defaultStatePath(url: string, env: Record<string, string | undefined> = process.env): string {
-  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state')
+type Env = Record<string, string | undefined>
+
+export function defaultStatePath(url: string, env: Env = process.env): string {
+  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state')
   const host = new URL(url).host.replace(/[^A-Za-z0-9.-]/g, '_')
   return join(base, 'openbell', `log-${host}.json`)
 }
 
-export async function runLogCommand(args: string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export async function runLogCommand(args: string[], out: (line: string) => void, err: (line: string) => void, env: Env = process.env): Promise<number> {
   const [sub, ...rest] = args
   if (sub !== 'verify') {
     err(LOG_USAGE)
@@ -49,7 +51,7 @@ export async function runLogCommand(args: string[], out: (line: string) => void,
     err(`--url must be the service's base URL (http or https)\n${LOG_USAGE}`)
     return 2
   }
-  const statePath = options.state ?? defaultStatePath(options.url)
+  const statePath = options.state ?? defaultStatePath(options.url, env)
   let state: MonitorState | null = null
   try {
     state = JSON.parse(readFileSync(statePath, 'utf8')) as MonitorState

@@ -74,9 +74,13 @@ describe('the receipt log over the app', () => {
     expect(plain.length).toBe(256)
     expect(entries.map((entry) => JSON.parse(Buffer.from(entry).toString()).receipt_id)).toEqual(receipts.map((r) => r.receipt_id))
     expect(Buffer.from(entries[7]!).toString()).toBe(JSON.stringify(receipts[7]))
-    const level0 = tileHashes(new Uint8Array(await (await harness.request('/log/tile/0/000')).arrayBuffer()))!
+    const fullTile = await harness.request('/log/tile/0/000')
+    expect([fullTile.headers.get('cache-control'), fullTile.headers.get('content-type')]).toEqual(['public, max-age=31536000, immutable', 'application/octet-stream'])
+    const level0 = tileHashes(new Uint8Array(await fullTile.arrayBuffer()))!
     expect(level0.map((h) => Buffer.from(h).toString('hex'))).toEqual(entries.slice(0, 256).map((e) => Buffer.from(leafHash(e)).toString('hex')))
-    const level1 = tileHashes(new Uint8Array(await (await harness.request('/log/tile/1/000.p/1')).arrayBuffer()))!
+    const partialTile = await harness.request('/log/tile/1/000.p/1')
+    expect(partialTile.headers.get('cache-control')).toBe('public, max-age=300')
+    const level1 = tileHashes(new Uint8Array(await partialTile.arrayBuffer()))!
     expect(Buffer.compare(level1[0]!, rootOf(level0))).toBe(0)
     expect(Buffer.compare(rootOf(entries.map(leafHash)), checkpoint.root)).toBe(0)
     // Beyond the checkpoint: 404; a wider partial than the tree has: 404; malformed: 404.

@@ -1,7 +1,8 @@
 // One log across nodes on PostgreSQL: two nodes (two pools) append receipts at once through their
 // own group-committed audit logs; the integrator of one node builds the tiles and publishes a
 // checkpoint cosigned by the witness; the other node serves the same tiles and proofs, and the
-// tree equals the one recomputed from every logged body in log order.
+// tree equals the one recomputed from every logged body in log order. A receipt committed on one
+// node before another was appended on the other has the lower leaf.
 import { SQL } from 'bun'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
@@ -71,5 +72,27 @@ describe('the receipt log on PostgreSQL, two nodes', () => {
     const next = parseCheckpoint(parseNote((await a.transparency.tiles.state()).checkpoint!)!.text)!
     expect(next.size).toBe(605)
     expect(verifyConsistency(600, 605, checkpoint.root, next.root, await consistencyProof(b.transparency.reader.nodes(605), 600, 605))).toBe(true)
+
+    // Order across nodes: a receipt committed (answered) on one node before another was appended
+    // on the other node has the lower leaf. Six clients, three per node, one event counter.
+    let events = 0
+    const seen: { id: string; requested: number; answered: number }[] = []
+    await Promise.all(
+      Array.from({ length: 6 }, async (_, client) => {
+        for (let i = 0; i < 15; i++) {
+          const receipt = row()
+          const requested = events++
+          await (client % 2 ? a : b).audit.append([receipt])
+          seen.push({ id: receipt.receipt_id, requested, answered: events++ })
+        }
+      }),
+    )
+    expect(await a.transparency.integrator.tick()).toBe(90)
+    // Log position = leaf index + 1 (this log began at position 1).
+    const leaves = new Map((await b.audit.store.entries(606, 200)).map((entry) => [(JSON.parse(entry.receipt_json!) as { receipt_id: string }).receipt_id, entry.seq]))
+    expect(leaves.size).toBe(90)
+    const wrong = seen.flatMap((earlier) => seen.filter((later) => earlier.answered < later.requested && leaves.get(earlier.id)! >= leaves.get(later.id)!).map((later) => `${earlier.id} before ${later.id}`))
+    expect(wrong).toEqual([])
+    expect(seen.filter((earlier) => seen.some((later) => earlier.answered < later.requested)).length).toBeGreaterThan(60)
   }, 60_000)
 })

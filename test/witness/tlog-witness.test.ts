@@ -81,6 +81,9 @@ describe('POST /add-checkpoint', () => {
     expect(note.text).toBe(parseNote(vectors.checkpoint_8)!.text)
     expect(note.signatures.map((s) => s.name)).toEqual(['monkeys', 'oracle.test/witness'])
     expect((await harness.request(`/witness/${'0'.repeat(64)}/checkpoint`)).status).toBe(404)
+    // The admin API lists the file's log beside this service's own, with the size it holds now.
+    const listed = await harness.json('/v5/admin/witness/logs', { headers: { 'x-oracle-key': TEST_ADMIN_KEY } })
+    expect(listed.body.logs.map((l: any) => [l.origin, l.source, l.witnessed_size])).toEqual([['monkeys', 'file', 8], ['oracle.test/log', 'self', null]])
   })
 
   test('a fork: a checkpoint inconsistent with the witnessed one is refused, also at the same size', async () => {
