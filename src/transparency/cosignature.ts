@@ -47,6 +47,13 @@ export function cosignerKey(vkey: Vkey): { name: string; keyId: number; publicKe
   return { name: vkey.name, keyId: keyId(vkey.name, SIG_COSIGNATURE_V1, vkey.publicKey), publicKey: vkey.publicKey }
 }
 
+/** The timestamp of cosignature bytes (after the key id: u64 seconds ‖ 64-byte signature); null when they are not that shape or the time is 0. */
+export function cosignatureTimestamp(signature: Uint8Array): number | null {
+  if (signature.length !== 72) return null
+  const timestamp = new DataView(signature.buffer, signature.byteOffset, 8).getBigUint64(0)
+  return timestamp === 0n || timestamp > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(timestamp)
+}
+
 /**
  * The timestamp of a valid cosignature by `key` on the note; null when none of its lines is one
  * (a line with the key's name and id that fails to verify also gives null).
@@ -54,10 +61,9 @@ export function cosignerKey(vkey: Vkey): { name: string; keyId: number; publicKe
 export function verifyCosignature(note: Note, key: { name: string; keyId: number; publicKey: Uint8Array }): number | null {
   for (const signature of note.signatures) {
     if (signature.name !== key.name || signature.keyId !== key.keyId || signature.signature.length !== 72) continue
-    const timestamp = new DataView(signature.signature.buffer, signature.signature.byteOffset, 8).getBigUint64(0)
-    if (timestamp === 0n || timestamp > BigInt(Number.MAX_SAFE_INTEGER)) return null
-    if (!verifyStrict(key.publicKey, cosignedMessage(Number(timestamp), note.text), signature.signature.subarray(8))) return null
-    return Number(timestamp)
+    const timestamp = cosignatureTimestamp(signature.signature)
+    if (timestamp === null || !verifyStrict(key.publicKey, cosignedMessage(timestamp, note.text), signature.signature.subarray(8))) return null
+    return timestamp
   }
   return null
 }

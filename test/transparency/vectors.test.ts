@@ -1,12 +1,14 @@
 // The log's formats and proofs against published test vectors, stored under test/fixtures/
-// transparency with their sources named: signed notes and vkeys (C2SP, golang/mod), tile paths
-// (tessera), Merkle inclusion and consistency vectors (transparency-dev/merkle), and tessera's
-// own test log, rebuilt here byte for byte.
+// transparency with their sources named: signed notes and vkeys (C2SP, golang/mod), cosignature/v1
+// key ids and timestamps (transparency-dev/formats), tile paths (tessera), Merkle inclusion and
+// consistency vectors (transparency-dev/merkle), and tessera's own test log, rebuilt here byte
+// for byte.
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { leafHash, rootFromPath, rootOf } from '../../src/audit/merkle'
-import { checkNoteSignature, formatVkey, parseNote, parseVkey, SIG_ED25519 } from '../../src/transparency/note'
+import { checkNoteSignature, formatVkey, parseNote, parseVkey, SIG_COSIGNATURE_V1, SIG_ED25519 } from '../../src/transparency/note'
+import { cosignatureTimestamp, cosignerKey } from '../../src/transparency/cosignature'
 import { parseCheckpoint } from '../../src/transparency/checkpoint'
 import { consistencyProof, inclusionProof, verifyConsistency, type NodeSource } from '../../src/transparency/proofs'
 import { decodeBundle, encodeBundle, ENTRIES_LEVEL, parseTilePath, tilePath } from '../../src/transparency/tiles'
@@ -58,6 +60,27 @@ describe('signed notes and vkeys', () => {
 
   test('a vkey whose base64 key holds "+" parses (witness-network list keys)', () => {
     expect(parseVkey('sum.golang.org+033de0ae+Ac4zctda0e5eza+HJyk9SxEdh+s3Ux18htTTAD8OuAn8')?.name).toBe('sum.golang.org')
+  })
+
+  test('cosignature/v1 (transparency-dev/formats vectors): the 0x04 key id, vkeys refused, the timestamp read', () => {
+    const vectors = notes.cosignature_v1
+    // A published native cosignature/v1 vkey: our key id of type 0x04 is its id.
+    const native = parseVkey(vectors.native_vkey)!
+    expect([native.type, native.keyId.toString(16)]).toEqual([SIG_COSIGNATURE_V1, 'da77ade7'])
+    expect(cosignerKey(native).keyId).toBe(0xda77ade7)
+    expect(formatVkey(native.name, SIG_COSIGNATURE_V1, native.publicKey)).toBe(vectors.native_vkey)
+    // An Ed25519 vkey used for cosigning: its cosignatures carry the 0x04 id, not the published one.
+    const ed = parseVkey(vectors.ed25519_vkey)!
+    expect(ed.keyId.toString(16)).toBe('7997405c')
+    expect(cosignerKey(ed).keyId).toBe(parseVkey(formatVkey(ed.name, SIG_COSIGNATURE_V1, ed.publicKey))!.keyId)
+    expect(cosignerKey(ed).keyId).not.toBe(ed.keyId)
+    for (const bad of vectors.bad_vkeys) expect(parseVkey(bad)).toBeNull()
+    // A published cosignature's bytes: key id, then the timestamp; an Ed25519 note signature is not one.
+    const line = (base64: string) => parseNote(`checkpoint text\n\n\u2014 witness.example ${base64}\n`)!.signatures[0]!
+    const cosignature = line(vectors.timestamp_signature)
+    expect(cosignature.keyId.toString(16)).toBe('646846b9')
+    expect(cosignatureTimestamp(cosignature.signature)).toBe(vectors.timestamp)
+    expect(cosignatureTimestamp(line(vectors.ed25519_signature).signature)).toBeNull()
   })
 })
 
