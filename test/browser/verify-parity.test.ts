@@ -6,7 +6,7 @@
 // reverse. It sits in test/browser because its type check needs the DOM's lib.
 import { describe, expect, test } from 'bun:test'
 import { verifyReceipt, type KeyRegistry } from '../../src/board/client/verify-core'
-import { SIGNED_FIELDS, receiptType } from '../../src/crypto/signed-fields'
+import { receiptType, signedFieldsOf } from '../../src/crypto/signed-fields'
 import { issueKey } from '../../src/accounts/keys'
 import { makeTestApp } from '../helpers/app'
 import { clientKey, entryHash, submission } from '../helpers/checkpoints'
@@ -31,7 +31,7 @@ function spoiled(name: string, receipt: Record<string, string>): [string, unknow
   const cases: [string, unknown][] = []
   cases.push([`${name}: as issued`, receipt])
   cases.push([`${name}: an unsigned member added`, { ...receipt, note: 'not signed' }])
-  for (const member of SIGNED_FIELDS[type!]) {
+  for (const member of signedFieldsOf(type!, receipt)) {
     cases.push([`${name}: ${member} changed`, { ...receipt, [member]: `${receipt[member]}x` }])
     cases.push([`${name}: ${member} missing`, Object.fromEntries(Object.entries(receipt).filter(([key]) => key !== member))])
   }
@@ -39,7 +39,7 @@ function spoiled(name: string, receipt: Record<string, string>): [string, unknow
   cases.push([`${name}: signature one byte short`, { ...receipt, signature: receipt.signature!.slice(0, 126) }])
   cases.push([`${name}: S + L`, { ...receipt, signature: withNonCanonicalS(receipt.signature!) }])
   cases.push([`${name}: another key id`, { ...receipt, public_key_id: 'key_1999_v9' }])
-  cases.push([`${name}: a number where a string is signed`, { ...receipt, [SIGNED_FIELDS[type!][0]!]: 1 }])
+  cases.push([`${name}: a number where a string is signed`, { ...receipt, [signedFieldsOf(type!, receipt)[0]!]: 1 }])
   return cases
 }
 
@@ -86,6 +86,8 @@ describe('the page and POST /v5/verify agree', () => {
     t.clock.set(`${new Date(t.clock.now() + 86_400_000).toISOString().slice(0, 10)}T00:00:30.000Z`)
     expect(await t.deps.auditTrail.sealer.tick()).toContain(day)
     const digest = (await t.json(`/v5/audit/digest?date=${day}`)).body.receipt as Record<string, string>
+    // A digest sealed with the transparency log signs its size too: spoiled like every other member.
+    expect(signedFieldsOf('digest_fields', digest)).toContain('log_tree_size')
     const digestVerdicts = await Promise.all(spoiled('digest', digest).map(async ([name, receipt]) => ({ name, ...(await bothVerdicts(registry, receipt)) })))
     expect(digestVerdicts.filter((verdict) => JSON.stringify(verdict.page) !== JSON.stringify(verdict.service))).toEqual([])
     expect(digestVerdicts.filter((verdict) => verdict.page.valid).map((verdict) => verdict.name).sort()).toEqual(['digest: an unsigned member added', 'digest: as issued'])
