@@ -3,7 +3,7 @@
 // day is the RFC 6962 root over the block roots (see rootOf), and a proof is the path inside the
 // leaf's block followed by the path of the block among the block roots.
 import type { AuditStore } from './store'
-import { auditPath, leafHash, rootOf, toHex } from './merkle'
+import { MerkleLevel, auditPath, leafHash, rootOf, toHex } from './merkle'
 
 export const BLOCK_SIZE = 1024
 const CACHED_DAYS = 16
@@ -16,6 +16,8 @@ interface FullBlocks {
   lastSeqs: number[]
   /** First 32 bits of each id of a block read here (null for a sealed block loaded from its stored root), to find an id without scanning the log. */
   prefixes: (Uint32Array | null)[]
+  /** The block level of the tree last built at `size` leaves, its subtree roots kept (a day's rows only grow at the end, so the same size is the same tree). */
+  level?: { size: number; level: MerkleLevel }
 }
 
 /** The first 32 bits of a receipt id (a UUID, hex first). */
@@ -26,7 +28,8 @@ export interface DayTree {
   /** Full blocks in this tree (the shared cache may hold more once the day has grown). */
   fullCount: number
   rootHex: string
-  blockRoots: Uint8Array[]
+  /** The block roots (the last one of the tail when it has rows), as a level that keeps its subtree roots. */
+  blocks: MerkleLevel
   full: FullBlocks
   tailIds: string[]
 }
@@ -66,8 +69,10 @@ export class DayTrees {
       full.prefixes.push(Uint32Array.from(rows, (row) => prefixOf(row.receipt_id)))
       await new Promise((resolve) => setImmediate(resolve))
     }
-    const blockRoots = tailIds.length ? [...full.roots, rootOf(tailIds.map(leafHash))] : [...full.roots]
-    return { size: full.roots.length * BLOCK_SIZE + tailIds.length, fullCount: full.roots.length, rootHex: toHex(rootOf(blockRoots)), blockRoots, full, tailIds }
+    const size = full.roots.length * BLOCK_SIZE + tailIds.length
+    if (full.level?.size !== size) full.level = { size, level: new MerkleLevel(tailIds.length ? [...full.roots, rootOf(tailIds.map(leafHash))] : [...full.roots]) }
+    const blocks = full.level.level
+    return { size, fullCount: full.roots.length, rootHex: toHex(blocks.root()), blocks, full, tailIds }
   }
 
   /**
@@ -124,7 +129,7 @@ export class DayTrees {
     const block = Math.floor(index / BLOCK_SIZE)
     const ids = block < tree.fullCount ? await this.blockIds(day, tree, block) : tree.tailIds
     const inner = auditPath(index % BLOCK_SIZE, ids.map(leafHash))
-    const outer = auditPath(block, tree.blockRoots)
+    const outer = tree.blocks.path(block)
     return [...inner, ...outer].map(toHex)
   }
 }

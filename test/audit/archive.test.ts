@@ -92,6 +92,26 @@ describe('GET /v5/archive', () => {
   })
 })
 
+describe('GET /v5/archive of a sealed day', () => {
+  test('its count is the day\'s rows of the venue on every page and request (kept once sealed), and the receipts are those answered', async () => {
+    const { harness, key, get } = await setup()
+    const pro = await key('pro')
+    const answered = [(await get('/v5/status?mic=XNYS', pro)).body, (await get('/v5/status?mic=XNYS', pro)).body]
+    await get('/v5/status?mic=XLON', pro)
+    const before = (await get('/v5/archive?mic=XNYS', pro)).body
+    expect(before).toEqual({ mic: 'XNYS', date: '2026-03-10', count: 2, receipts: answered, next_cursor: null })
+    harness.clock.set('2026-03-11T00:00:20.000Z')
+    expect(await harness.deps.auditTrail.sealer.tick()).toEqual(['2026-03-10'])
+    for (let i = 0; i < 2; i++) {
+      const sealed = await get('/v5/archive?mic=XNYS&date=2026-03-10', pro)
+      expect(sealed.status).toBe(200)
+      expect(sealed.body).toEqual(before)
+    }
+    expect((await get('/v5/archive?mic=XLON&date=2026-03-10', pro)).body.count).toBe(1)
+    expect((await get('/v5/archive?mic=XHKG&date=2026-03-10', pro)).body).toEqual({ mic: 'XHKG', date: '2026-03-10', count: 0, receipts: [], next_cursor: null })
+  })
+})
+
 describe('GET /v5/receipts', () => {
   test("a builder or pro key's own receipts as audit rows; limit, mic and from (strictly after)", async () => {
     const { harness, key, get } = await setup()

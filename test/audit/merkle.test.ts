@@ -2,7 +2,7 @@
 // block-built trees of the service against the plain recursion, and proofs that must fail.
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import { EMPTY_ROOT_HEX, auditPath, leafHash, rootOf, toHex, verifyInclusion, rootFromPath } from '../../src/audit/merkle'
+import { EMPTY_ROOT_HEX, MerkleLevel, auditPath, leafHash, rootOf, toHex, verifyInclusion, rootFromPath } from '../../src/audit/merkle'
 import { BLOCK_SIZE, DayTrees } from '../../src/audit/day-tree'
 import type { AuditStore, IdRow } from '../../src/audit/store'
 
@@ -216,4 +216,18 @@ describe('block-built trees (the service: blocks of 1,024 leaves) equal the plai
     expect(await trees.find('d', tree, randomUUID())).toBeNull()
     expect(reads).toEqual([])
   })
+})
+
+test('MerkleLevel (subtree roots kept) gives the same root and paths as rootOf and auditPath, asked twice and out of order', () => {
+  for (let n = 1; n <= 70; n++) {
+    const hashes = Array.from({ length: n }, () => leafHash(randomUUID()))
+    const level = new MerkleLevel(hashes)
+    const order = Array.from({ length: n }, (_, i) => (i * 37) % n)
+    for (const index of [...order, ...order]) {
+      expect(level.path(index).map(toHex)).toEqual(auditPath(index, hashes).map(toHex))
+      expect(rootFromPath(hashes[index]!, index, n, level.path(index))).toEqual(rootOf(hashes))
+    }
+    expect(toHex(level.root())).toBe(toHex(rootOf(hashes)))
+  }
+  expect(() => new MerkleLevel([leafHash('a')]).path(1)).toThrow(RangeError)
 })

@@ -18,6 +18,7 @@ import { Signer } from '../../src/crypto/signer'
 import { memoryLogger } from '../../src/log'
 import { verifyInclusion } from '../../src/audit/merkle'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
+import { timedSeal } from './timed-seal'
 
 export interface AuditBenchFigures {
   receipts: number
@@ -83,19 +84,7 @@ export async function auditBench(receipts = Number(process.env.BENCH_AUDIT_RECEI
     const unknownProofMs = performance.now() - unknownStart
     if (unknown !== 'not found') throw new Error('bench: an unknown id was found')
     clock.ms = Date.parse('2026-03-10T00:01:00.000Z')
-    // A 1 ms probe timer: the longest gap between its runs is the longest the event loop (and so
-    // every request) was held up by sealing.
-    let lastBeat = performance.now()
-    let longestPauseMs = 0
-    const probe = setInterval(() => {
-      const beat = performance.now()
-      longestPauseMs = Math.max(longestPauseMs, beat - lastBeat)
-      lastBeat = beat
-    }, 1)
-    const sealStart = performance.now()
-    const sealed = await trail.sealer.tick()
-    const sealSeconds = (performance.now() - sealStart) / 1000
-    clearInterval(probe)
+    const { sealed, sealSeconds, longestPauseMs } = await timedSeal(trail)
     if (sealed.length !== 1) throw new Error(`expected one sealed day, got ${sealed.join(',')}`)
     db.run('PRAGMA wal_checkpoint(TRUNCATE)')
     const sealedBytes = usedBytes() - emptyBytes

@@ -4,9 +4,9 @@
 // - one state change fanned out to 1,000 webhook subscriptions against a local HTTPS receiver
 //   (same process, loopback, test-made certificate): queueing time and deliveries per second.
 import { resolve } from 'node:path'
-import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { randomUUID } from 'node:crypto'
+import { writeDocFigures } from './doc-figures'
 import { makeTestApp, removeTempDirs } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
 import { makeCertificate, startReceiver } from '../helpers/https-receiver'
@@ -110,12 +110,7 @@ export function deliveryRows(f: DeliveryBenchFigures): string[] {
 
 /** Writes the rows between the delivery markers of docs/performance.md. */
 export function writeDeliveryFigures(rows: string[], header: string): void {
-  const path = resolve(import.meta.dir, '../../docs/performance.md')
-  const doc = readFileSync(path, 'utf8')
-  const start = '<!-- bench-delivery:start -->'
-  const end = '<!-- bench-delivery:end -->'
-  if (!doc.includes(start) || !doc.includes(end)) return
-  writeFileSync(path, `${doc.slice(0, doc.indexOf(start) + start.length)}\n${header}\n\n${rows.join('\n')}\n${doc.slice(doc.indexOf(end))}`)
+  writeDocFigures('delivery', header, rows)
 }
 
 if (import.meta.main) {

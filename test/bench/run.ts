@@ -19,10 +19,9 @@ import { deliveryBench, deliveryRows, writeDeliveryFigures } from './delivery'
 import { durabilityBench } from './durability'
 import { floodBench, floodRows } from './flood'
 import { startServer } from './start-server'
+import { CONNECTIONS, SECONDS, hasWrk, load, measure, type Load } from './measure'
 
 ed.hashes.sha512 = sha512
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64)
 const root = resolve(import.meta.dir, '../..')
 const out: string[] = []
 const say = (line: string) => {
@@ -63,57 +62,6 @@ const sweepsPerSecond = perSecond(50_000, (i) => {
 })
 
 // ---- HTTP ----
-type Load = { rps: number; p99Ms: number | null; non2xx: number; requests: number; loopCpuUs?: number | null }
-
-const hasWrk = Bun.spawnSync(['sh', '-c', 'command -v wrk']).exitCode === 0
-
-function parseWrk(output: string): Load {
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? 0)
-  const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(output)
-  const factor = { us: 0.001, ms: 1, s: 1000 } as const
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0)
-  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? 0)
-  return { rps, p99Ms: p99 ? Number(p99[1]) * factor[p99[2] as keyof typeof factor] : null, non2xx, requests }
-}
-
-async function load(url: string, options: { headers?: Record<string, string>; bodiesFile?: string; seconds?: number } = {}): Promise<Load> {
-  const seconds = options.seconds ?? SECONDS
-  if (hasWrk) {
-    const args = ['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency']
-    for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`)
-    if (options.bodiesFile) args.push('-s', resolve(import.meta.dir, 'post-bodies.lua'))
-    args.push(url)
-    if (options.bodiesFile) args.push('--', options.bodiesFile)
-    const run = Bun.spawnSync(args)
-    return parseWrk(run.stdout.toString())
-  }
-  const run = Bun.spawnSync(['bun', resolve(import.meta.dir, 'load.ts'), url, String(CONNECTIONS), String(seconds), JSON.stringify(options.headers ?? {}), ...(options.bodiesFile ? [options.bodiesFile] : [])])
-  const result = JSON.parse(run.stdout.toString()) as { rps: number; p99_ms: number | null; errors: number }
-  return { rps: result.rps, p99Ms: result.p99_ms, non2xx: result.errors, requests: Math.round(result.rps * seconds) }
-}
-
-// CPU time of a server's main thread (its event loop) from /proc: steadier than requests per
-// second on a shared machine, since time the server spends descheduled does not count.
-const clockTicks = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim()) || 100
-function loopCpuUs(pid: number | undefined): number | null {
-  if (pid === undefined) return null
-  try {
-    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicks
-  } catch {
-    return null
-  }
-}
-
-/** `pid`: the server's process, for its event loop's CPU time per request. */
-async function measure(url: string, options: Parameters<typeof load>[1] & { pid?: number } = {}): Promise<Load> {
-  await load(url, { ...options, seconds: 1 }) // warm-up
-  const before = loopCpuUs(options.pid)
-  const result = await load(url, options)
-  const after = loopCpuUs(options.pid)
-  return { ...result, loopCpuUs: before !== null && after !== null && result.requests ? (after - before) / result.requests : null }
-}
-
 const baselineServer = await startServer('baseline.ts')
 const baselineA = await measure(`http://127.0.0.1:${baselineServer.fields[0]}/`)
 await baselineServer.stop()

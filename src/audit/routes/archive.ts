@@ -6,19 +6,22 @@ import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
 import { parseCursor, parseDateParam, utcDay } from '../dates'
-import { archivePage, checkArchiveWindow } from '../queries'
+import { archivePageJson, checkArchiveWindow } from '../queries'
+import { JSON_CONTENT_TYPE } from '../../http/json-text'
 
 export function archiveRoutes(deps: AppDeps) {
   return new Elysia({ name: 'audit-archive' }).get(
     '/v5/archive',
-    async ({ query, request }) => {
+    async ({ query, request, set }) => {
       const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER))
       const mic = parseMic(query.mic)
       const today = utcDay(deps.clock.now())
       const date = parseDateParam(query.date, today)
       const cursor = parseCursor(query.cursor)
       checkArchiveWindow(account, date, today)
-      return archivePage(deps.audit.store, mic, date, cursor)
+      const page = await archivePageJson(deps.audit.store, mic, date, cursor)
+      set.headers['content-type'] = JSON_CONTENT_TYPE
+      return page
     },
     {
       query: t.Object({

@@ -9,8 +9,8 @@ import { auditContextOf, issueDemoReceipt, issueLiveReceipt, issueLiveReceiptJso
 import { answerAdmitted, requireKeyOrPayment } from '../access'
 import { SignedReceiptSchema } from './schemas'
 import { headOfPaidRoute, isHead } from '../head'
+import { JSON_CONTENT_TYPE } from '../../http/json-text'
 
-const JSON_CONTENT_TYPE = 'application/json;charset=utf-8'
 const MicQuery = t.Object({ mic: t.Optional(t.String({ description: 'MIC, default XNYS' })) })
 
 export function receiptRoutes(deps: AppDeps) {

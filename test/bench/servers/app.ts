@@ -35,7 +35,9 @@ class WriteBehindLog extends AuditLog {
   }
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'openbell-bench-'))
+// BENCH_DATA_DIR: a directory prepared by the caller (growth.ts: a log of millions of rows), left in place.
+const ownsDataDir = !process.env.BENCH_DATA_DIR
+const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'openbell-bench-'))
 // FREE_DAILY_LIMIT is lifted so that the free key stays within its quota for the whole run (metered, never refused).
 const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', MCP_ANON_DAILY_LIMIT: '1000000000', FREE_DAILY_LIMIT: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', DURABILITY: process.env.DURABILITY ?? 'process', MCP_ANON_RATE_PER_MINUTE: process.env.MCP_ANON_RATE_PER_MINUTE ?? '1000000000' })
 // Request log lines go to a sink, as they would to a log file or journald.
@@ -53,12 +55,15 @@ const deps = sqliteDeps(
     ...(process.env.BENCH_AUDIT === 'write-behind' ? { audit: new WriteBehindLog(sqliteAuditStore(db), log, { flushMs: 250, batchSize: 500 }) } : {}),
     sampleDoorLimiter: unlimited(), witness: { store: sqliteWitnessStore(db), limiters: { anonymousPost: unlimited(), anonymousGet: unlimited(), authorizedAddress: unlimited(), authorizedAccount: unlimited() } } },
 )
-deps.audit.start()
+const stopAudit = deps.audit.start()
 // As main.ts: the transparency log integrates committed receipts in the background every second
 // (BENCH_LOG=off: without it, for the ratio).
 if (process.env.BENCH_LOG !== 'off') deps.transparency.integrator.start()
 const { key } = await issueKey(deps.accounts, { plan: 'pro', now: new Date() })
 const { key: freeKey } = await issueKey(deps.accounts, { plan: 'free', now: new Date() })
+// More pro keys (BENCH_PAID_KEYS): each has the plan's daily limit, so a long paid-key run takes turns.
+const paidKeys = [key]
+for (let i = 1; i < Number(process.env.BENCH_PAID_KEYS ?? 1); i++) paidKeys.push((await issueKey(deps.accounts, { plan: 'pro', now: new Date() })).key)
 // BENCH_METER=off: every keyed request admitted without counting (the path before metering), for the ratio.
 if (process.env.BENCH_METER === 'off') deps.meter.meter = async () => ({ admitted: true, via: 'quota', rate: { limit: 0, remaining: 0, resetAt: 0 }, creditBalance: null, day: '' })
 deps.meter.start()
@@ -94,11 +99,12 @@ deps.mcpUsage.start()
 deps.mcpAllowance.start()
 
 const app = buildApp(deps).listen({ port: Number(process.argv[2] ?? 0), hostname: '127.0.0.1' })
-console.log(`READY ${app.server!.port} ${key} ${page.kid} ${bodiesFile} ${mcpBodyFile} ${freeKey}`)
-// The bench owns this temp directory: remove it (database, WAL, fixtures) when the run stops it.
+console.log(`READY ${app.server!.port} ${key} ${page.kid} ${bodiesFile} ${mcpBodyFile} ${freeKey} ${paidKeys.join(',')}`)
+// The bench owns this temp directory (unless given one): remove it (database, WAL, fixtures) when the run stops it.
 process.on('SIGTERM', async () => {
+  await stopAudit()
   await stopCheckpoints()
   db.close()
-  rmSync(dataDir, { recursive: true, force: true })
+  if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true })
   process.exit(0)
 })
