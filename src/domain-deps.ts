@@ -18,7 +18,7 @@ import type { McpStore } from './mcp/store'
 import type { McpUsage } from './mcp/usage'
 import type { AnonymousAllowance } from './mcp/allowance'
 import type { PaymentStore } from './payments/store'
-import type { SyncAccountWrites } from './accounts/sync-writes'
+import type { AccountWrites } from './accounts/account-writes'
 import type { CreditLedger } from './payments/credits'
 import type { PaddleEventHandler } from './payments/paddle/handler'
 import type { InstallationStore } from './discovery/installation'
@@ -27,7 +27,7 @@ import type { MailWorker } from './accounts/mail/worker'
 import type { Meter } from './accounts/metering'
 import type { TokenStore } from './accounts/tokens'
 import type { NodeInfo } from './store/node'
-import type { Transactor } from './store/transaction'
+import type { Step, Transactor } from './store/transaction'
 
 export interface DomainDeps {
   /** Runs a unit of work over several stores as one transaction, on either backend (store/transaction.ts). */
@@ -55,13 +55,13 @@ export interface DomainDeps {
   mcpAllowance: AnonymousAllowance
   /** Spent payment proofs (x402, transaction hashes). */
   payments: PaymentStore
-  /** Synchronous account writes that join a payment's transaction. */
-  accountWrites: SyncAccountWrites
+  /** Account writes that join a payment's unit of work (steps). */
+  accountWrites: AccountWrites
   creditLedger: CreditLedger
   /** Applies one verified Paddle notification (once per event id). */
   paddleEvents: PaddleEventHandler
-  /** Stores the e-mail that carries a newly bought key (synchronous: joins the caller's transaction). */
-  keyMail: (mail: { to: string; key: string; product: PaddleProduct | 'builder' | 'pro'; now: number }) => void
+  /** Stores the e-mail that carries a newly bought key (a step: joins the caller's unit of work); the outbox row id. */
+  keyMail: (mail: { to: string; key: string; product: PaddleProduct | 'builder' | 'pro'; now: number }) => Step<number>
   /** This installation's first start (uptime figures). */
   installation: InstallationStore
   /** Instant, e-mailed and sandbox keys; per-address allowances; funnel events. */

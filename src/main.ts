@@ -5,28 +5,23 @@ import { createLogger, type Logger } from './log'
 import { systemClock } from './clock'
 import { MigrationError } from './store/migrate'
 import { loadSigner } from './crypto/key-file'
-import { sqliteAccountStore } from './accounts/store'
-import { sqliteUsageStore } from './accounts/usage-store'
 import { buildApp } from './app'
 import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
 import { runHealthcheck } from './cli/healthcheck'
-import { openBackend, openSqlite, type OpenedBackend } from './wiring/open'
+import { openBackend, type OpenedBackend } from './wiring/open'
 import { PostgresIncomplete } from './wiring/postgres'
 import { DatabaseUnavailable } from './store/postgres'
 import { SigningKeyMismatch } from './store/key-record'
 import { CalendarRegistry } from './calendar/registry'
 import { startCalendarJobs } from './calendar/jobs'
 import { OverrideService } from './market/overrides/service'
-import { sqliteOverrideStore } from './market/overrides/store'
 import { runOverridesCommand } from './cli/overrides'
-import type { Database } from 'bun:sqlite'
 import { checkHost, ListenError, listenOptions, listenOrFail, probePort } from './http/listen'
-import { openCliDatabase, takeInitFlag } from './cli/database'
+import { openCliStores, takeInitFlag } from './cli/database'
 import { runBackupCommand } from './cli/backup'
 import { USAGE } from './cli/usage'
 import { runMailCommand } from './cli/mail'
-import { mailOutbox } from './accounts/mail/outbox'
 import { startAccountJobs } from './accounts/jobs'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
@@ -44,15 +39,6 @@ function configOrExit(): Config {
   }
 }
 
-function openStore(config: Config, log: Logger) {
-  try {
-    return openSqlite(config.databasePath, log)
-  } catch (error) {
-    log.error('cannot open the database; not starting', { path: config.databasePath, error: (error as Error).message })
-    process.exit(error instanceof MigrationError ? 3 : 1)
-  }
-}
-
 /** The configured backend, or an exit naming what is wrong (DATABASE_URL masked). */
 async function openBackendOrExit(parts: Parameters<typeof openBackend>[0]): Promise<OpenedBackend> {
   try {
@@ -65,8 +51,14 @@ async function openBackendOrExit(parts: Parameters<typeof openBackend>[0]): Prom
   }
 }
 
-function overrideService(db: Database, log: Logger): OverrideService {
-  return new OverrideService(sqliteOverrideStore(db), systemClock, log)
+/** The commands' database (the service's backend), or an exit naming what is wrong (DATABASE_URL masked). */
+async function openCliStoresOrExit(config: Config, init: boolean, log: Logger) {
+  try {
+    return await openCliStores(config, init, log, (line) => console.error(line))
+  } catch (error) {
+    console.error(`error: cannot open the database: ${(error as Error).message}`)
+    process.exit(error instanceof MigrationError ? 3 : 1)
+  }
 }
 
 async function serve(): Promise<void> {
@@ -154,23 +146,23 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'calendars') process.exit(runCalendarsCommand(rest, configOrExit().schedulesDir))
   if (command === 'keys' || command === 'overrides' || command === 'backup' || command === 'mail') {
     const config = configOrExit()
-    if (config.databaseUrl) {
-      // Refused rather than silently working on a SQLite file the nodes do not use.
-      console.error(`${command}: DATABASE_URL is set, and this command does not work on PostgreSQL yet; run it without DATABASE_URL against a SQLite database`)
-      process.exit(2)
-    }
     const log = createLogger('warn')
     const { args, init } = takeInitFlag(rest)
     const out = (line: string) => console.log(line)
-    const opened = openCliDatabase(config, init, (path) => openStore({ ...config, databasePath: path }, log), (line) => console.error(line))
+    const opened = await openCliStoresOrExit(config, init, log)
     if (!opened.ok) process.exit(opened.code)
-    const db = opened.db
-    const code =
-      command === 'keys' ? await runKeysCommand(args, sqliteAccountStore(db), new Date(), out, sqliteUsageStore(db))
-      : command === 'overrides' ? await runOverridesCommand(args, overrideService(db, log), systemClock.now(), out)
-      : command === 'mail' ? runMailCommand(args, mailOutbox(db), config, systemClock.now(), out)
-      : runBackupCommand(args, db, out)
-    db.close()
+    const stores = opened.stores
+    let code: number
+    if (command === 'keys') code = await runKeysCommand(args, stores.accounts, new Date(), out, stores.usage)
+    else if (command === 'overrides') {
+      if (stores.overrides) code = await runOverridesCommand(args, new OverrideService(stores.overrides, systemClock, log), systemClock.now(), out)
+      else {
+        console.error('overrides: this build has no PostgreSQL override store yet; set overrides through the admin endpoint of a node')
+        code = 2
+      }
+    } else if (command === 'mail') code = await runMailCommand(args, stores.mailOutbox, config, systemClock.now(), out)
+    else code = runBackupCommand(args, stores, out)
+    await stores.close()
     process.exit(code)
   }
   if (command === 'healthcheck') {

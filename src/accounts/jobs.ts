@@ -9,15 +9,13 @@ const SWEEP_MS = 3_600_000
 export function startAccountJobs(deps: Pick<AppDeps, 'mail' | 'selfService' | 'clock' | 'log' | 'config'>): () => Promise<void> {
   const stopMail = deps.mail.start()
   if (!deps.mail.configured) deps.log.warn('e-mail not configured (SMTP_URL): /v5/keys/request answers 503, sandbox keys are not mailed, bought keys wait in the outbox')
-  const sweep = () => {
-    try {
-      deps.selfService.limits.prune(deps.clock.now() - (SANDBOX_DAYS + 1) * DAY_MS)
-    } catch (error) {
-      deps.log.warn('allowance sweep failed', { error: (error as Error).message })
-    }
-  }
-  sweep()
-  const timer = setInterval(sweep, SWEEP_MS)
+  const sweep = () =>
+    deps.selfService.limits.prune(deps.clock.now() - (SANDBOX_DAYS + 1) * DAY_MS).catch((error: Error) => {
+      deps.log.warn('allowance sweep failed', { error: error.message })
+      return 0
+    })
+  void sweep()
+  const timer = setInterval(() => void sweep(), SWEEP_MS)
   return async () => {
     clearInterval(timer)
     await stopMail()

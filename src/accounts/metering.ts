@@ -1,14 +1,22 @@
 // Exact per-key request metering for /v5/status, /v5/batch and the tool endpoint's status tool.
 //
-// Counts live in memory per key (today and this month, UTC), seeded from SQLite the first time a
-// key is seen and written behind once a second in one transaction (and once more on a clean
-// shutdown). The limit check and the count are one synchronous step after the seed, so on this
-// single-threaded process a burst of concurrent requests cannot over-admit. A crash loses at most
-// the last second of counts (never credits or sandbox calls: those are spent in SQL at once).
+// One process on its database (SQLite, the default): counts live in memory per key (today and
+// this month, UTC), seeded from the database the first time a key is seen and written behind once
+// a second in one transaction (and once more on a clean shutdown). The limit check and the count
+// are one synchronous step after the seed, so on this single-threaded process a burst of
+// concurrent requests cannot over-admit. A crash loses at most the last second of counts.
+//
+// Several processes or nodes on one database (REUSE_PORT on SQLite, every PostgreSQL node): the
+// daily quota is claimed from the database in slices (quota-slices.ts: never more admitted than
+// the limit; the early-refusal bound is stated there), and the counts are the stored ones.
+//
+// Credits and sandbox calls are spent in the database at once, one conditional statement per
+// request, in both cases: exact, whatever the number of nodes.
 import type { Clock } from '../clock'
 import type { Logger } from '../log'
 import type { AccountRow } from './store'
 import type { MeterWrites, UsageStore } from './usage-store'
+import { QuotaSlices } from './quota-slices'
 import { nextUtcMidnight, planLimit, utcDayOf, utcMonthOf, type FreeLimits, type PlanLimit } from './plan-limits'
 
 const FLUSH_MS = 1000
@@ -33,6 +41,11 @@ interface KeyState {
   monthCount: number
 }
 
+/** Counting shared with other processes or nodes: the largest quota slice a node claims at once. */
+export interface SharedCounting {
+  maxSlice: number
+}
+
 export class Meter {
   private states = new Map<number, KeyState>()
   private loading = new Map<number, Promise<KeyState>>()
@@ -40,6 +53,8 @@ export class Meter {
   private flushing: Promise<void> | null = null
   /** The UTC day of the last instant seen, so that a request does not format a date to learn it. */
   private today = { start: 0, end: -1, day: '', month: '' }
+  /** Set when other processes or nodes count over the same database. */
+  private readonly slices: QuotaSlices | null
 
   constructor(
     private readonly store: UsageStore,
@@ -47,52 +62,61 @@ export class Meter {
     private readonly clock: Clock,
     private readonly log: Logger,
     readonly free: FreeLimits,
-    /**
-     * Several processes count over one database (REUSE_PORT=true): each check-and-count is then one
-     * atomic SQL statement (about 8 µs instead of 1 µs) so that the limit holds across processes.
-     */
-    private readonly shared = false,
-  ) {}
+    shared: SharedCounting | null = null,
+  ) {
+    this.slices = shared ? new QuotaSlices(writes, clock, log, shared.maxSlice) : null
+  }
 
   limitOf(account: AccountRow): PlanLimit {
     return planLimit(account.plan, this.free)
   }
 
   /**
-   * Checks the key's limit and counts the request in one step. Free keys past their daily quota
-   * spend a credit when they have one; sandbox keys spend one of their calls.
+   * Checks the key's limit and counts the request. Free keys past their daily quota spend a
+   * credit when they have one; sandbox keys spend one of their calls.
    */
   async meter(account: AccountRow, surface: string): Promise<MeterOutcome> {
-    const state = await this.state(account.id)
+    const limit = this.limitOf(account)
+    if (limit.kind === 'sandbox') {
+      const now = this.clock.now()
+      const resetAt = account.expires_at ? Date.parse(account.expires_at) : nextUtcMidnight(now)
+      const left = await this.writes.spendSandboxCall(account.id, limit.calls)
+      if (left === null) return { admitted: false, reason: 'sandbox_exhausted', rate: { limit: limit.calls, remaining: 0, resetAt } }
+      const day = await this.count(account.id)
+      return { admitted: true, via: 'sandbox', rate: { limit: limit.calls, remaining: left, resetAt }, creditBalance: null, day }
+    }
+    const quota = this.slices ? await this.takeShared(account, limit.daily) : await this.takeLocal(account.id, limit.daily)
+    if (quota.admitted) return { admitted: true, via: 'quota', rate: { limit: limit.daily, remaining: quota.remaining, resetAt: quota.resetAt }, creditBalance: null, day: quota.day }
+    const exhausted = { limit: limit.daily, remaining: 0, resetAt: quota.resetAt }
+    if (limit.kind === 'paid') return { admitted: false, reason: 'paid_exhausted', rate: exhausted }
+    const balance = await this.writes.debitCredit(account.id, surface, new Date(this.clock.now()).toISOString())
+    if (balance === null) return { admitted: false, reason: 'free_exhausted', rate: exhausted }
+    const day = await this.count(account.id)
+    return { admitted: true, via: 'credit', rate: exhausted, creditBalance: balance, day }
+  }
+
+  /** One process: the in-memory count, checked and counted in one synchronous step after the seed. */
+  private async takeLocal(accountId: number, daily: number): Promise<{ admitted: boolean; remaining: number; resetAt: number; day: string }> {
+    const state = await this.state(accountId)
     // Synchronous from here to the count: nothing else runs in between.
     const now = this.clock.now()
     this.roll(state, now)
-    const limit = this.limitOf(account)
-    if (limit.kind === 'sandbox') {
-      const resetAt = account.expires_at ? Date.parse(account.expires_at) : nextUtcMidnight(now)
-      const left = this.writes.spendSandboxCall(account.id, limit.calls)
-      if (left === null) return { admitted: false, reason: 'sandbox_exhausted', rate: { limit: limit.calls, remaining: 0, resetAt } }
-      this.count(account.id, state)
-      return { admitted: true, via: 'sandbox', rate: { limit: limit.calls, remaining: left, resetAt }, creditBalance: null, day: state.day }
-    }
     const resetAt = this.utcDay(now).end
-    if (this.shared) {
-      const counted = this.writes.countBelow(account.id, state.day, limit.daily)
-      if (counted !== null) {
-        state.dayCount = counted
-        state.monthCount++
-        return { admitted: true, via: 'quota', rate: { limit: limit.daily, remaining: limit.daily - counted, resetAt }, creditBalance: null, day: state.day }
-      }
-    } else if (state.dayCount < limit.daily) {
-      this.count(account.id, state)
-      return { admitted: true, via: 'quota', rate: { limit: limit.daily, remaining: limit.daily - state.dayCount, resetAt }, creditBalance: null, day: state.day }
-    }
-    const exhausted = { limit: limit.daily, remaining: 0, resetAt }
-    if (limit.kind === 'paid') return { admitted: false, reason: 'paid_exhausted', rate: exhausted }
-    const balance = this.writes.debitCredit(account.id, surface, new Date(now).toISOString())
-    if (balance === null) return { admitted: false, reason: 'free_exhausted', rate: exhausted }
-    this.count(account.id, state)
-    return { admitted: true, via: 'credit', rate: exhausted, creditBalance: balance, day: state.day }
+    if (state.dayCount >= daily) return { admitted: false, remaining: 0, resetAt, day: state.day }
+    this.countIn(accountId, state)
+    return { admitted: true, remaining: daily - state.dayCount, resetAt, day: state.day }
+  }
+
+  /**
+   * Shared counting: a request of the node's claimed slice. A free key that holds credits claims
+   * one request at a time, so that no credit is spent while a slice of its free quota lies unused
+   * on another node.
+   */
+  private async takeShared(account: AccountRow, daily: number): Promise<{ admitted: boolean; remaining: number; resetAt: number; day: string }> {
+    const { day, end } = this.utcDay(this.clock.now())
+    const cap = account.plan === 'free' && account.credit_balance > 0 ? 1 : undefined
+    const remaining = await this.slices!.take(account.id, day, daily, cap)
+    return { admitted: remaining !== null, remaining: remaining ?? 0, resetAt: end, day }
   }
 
   /** The refusal a metered call would get now, or null when it would be admitted; counts nothing (HEAD). */
@@ -100,13 +124,13 @@ export class Meter {
     const now = this.clock.now()
     const limit = this.limitOf(account)
     if (limit.kind === 'sandbox') {
-      if (this.writes.sandboxCallsLeft(account.id, limit.calls) > 0) return null
+      if ((await this.writes.sandboxCallsLeft(account.id, limit.calls)) > 0) return null
       return { admitted: false, reason: 'sandbox_exhausted', rate: { limit: limit.calls, remaining: 0, resetAt: account.expires_at ? Date.parse(account.expires_at) : nextUtcMidnight(now) } }
     }
     if ((await this.usage(account)).today < limit.daily) return null
     const rate = { limit: limit.daily, remaining: 0, resetAt: nextUtcMidnight(now) }
     if (limit.kind === 'paid') return { admitted: false, reason: 'paid_exhausted', rate }
-    return this.writes.creditBalance(account.id) > 0 ? null : { admitted: false, reason: 'free_exhausted', rate }
+    return (await this.writes.creditBalance(account.id)) > 0 ? null : { admitted: false, reason: 'free_exhausted', rate }
   }
 
   /**
@@ -114,20 +138,30 @@ export class Meter {
    * the count, and the credit or sandbox call it spent. The caller calls it at most once.
    */
   async refund(account: AccountRow, outcome: Extract<MeterOutcome, { admitted: true }>, surface: string): Promise<void> {
-    const state = await this.state(account.id)
-    this.roll(state, this.clock.now())
-    if (state.day === outcome.day) state.dayCount = Math.max(0, state.dayCount - 1)
-    if (state.month === outcome.day.slice(0, 7)) state.monthCount = Math.max(0, state.monthCount - 1)
-    this.add(account.id, outcome.day, -1)
-    if (outcome.via === 'credit') this.writes.refundCredit(account.id, surface, new Date(this.clock.now()).toISOString())
-    if (outcome.via === 'sandbox') this.writes.refundSandboxCall(account.id)
+    if (this.slices) {
+      await this.writes.addRequests(account.id, outcome.day, -1)
+    } else {
+      const state = await this.state(account.id)
+      this.roll(state, this.clock.now())
+      if (state.day === outcome.day) state.dayCount = Math.max(0, state.dayCount - 1)
+      if (state.month === outcome.day.slice(0, 7)) state.monthCount = Math.max(0, state.monthCount - 1)
+      this.add(account.id, outcome.day, -1)
+    }
+    if (outcome.via === 'credit') await this.writes.refundCredit(account.id, surface, new Date(this.clock.now()).toISOString())
+    if (outcome.via === 'sandbox') await this.writes.refundSandboxCall(account.id)
   }
 
-  /** Requests counted today and this month (UTC), including those not yet written. */
+  /**
+   * Requests counted today and this month (UTC), including those not yet written. Shared
+   * counting: the stored counts less this node's unused slice (other nodes' unused slices are in
+   * them until given back, within about two seconds of going idle).
+   */
   async usage(account: AccountRow): Promise<{ today: number; month: number }> {
-    if (this.shared) {
-      const stored = await this.store.counts(account.id, utcDayOf(this.clock.now()))
-      return { today: stored.day, month: stored.month }
+    if (this.slices) {
+      const day = this.utcDay(this.clock.now()).day
+      const stored = await this.store.counts(account.id, day)
+      const unused = this.slices.unusedOf(account.id, day)
+      return { today: Math.max(0, stored.day - unused), month: Math.max(0, stored.month - unused) }
     }
     const state = await this.state(account.id)
     this.roll(state, this.clock.now())
@@ -135,13 +169,27 @@ export class Meter {
   }
 
   /** Sandbox calls a key has left (fresh from the store). */
-  sandboxCallsLeft(accountId: number, allowance: number): number {
+  sandboxCallsLeft(accountId: number, allowance: number): Promise<number> {
     return this.writes.sandboxCallsLeft(accountId, allowance)
   }
 
   /** Fresh credit balance of a key. */
-  creditBalance(accountId: number): number {
+  creditBalance(accountId: number): Promise<number> {
     return this.writes.creditBalance(accountId)
+  }
+
+  /** Counts a request paid by a credit or a sandbox call (their limits are the balance and the calls); the UTC day. */
+  private async count(accountId: number): Promise<string> {
+    if (this.slices) {
+      const day = this.utcDay(this.clock.now()).day
+      // The credit or call is spent already: a count that cannot be written is only a figure lost.
+      await this.writes.addRequests(accountId, day, 1).catch((error: Error) => this.log.warn('request count not written', { error: error.message }))
+      return day
+    }
+    const state = await this.state(accountId)
+    this.roll(state, this.clock.now())
+    this.countIn(accountId, state)
+    return state.day
   }
 
   private async state(accountId: number): Promise<KeyState> {
@@ -188,22 +236,25 @@ export class Meter {
     state.dayCount = 0
   }
 
-  private count(accountId: number, state: KeyState): void {
+  private countIn(accountId: number, state: KeyState): void {
     state.dayCount++
     state.monthCount++
     this.add(accountId, state.day, 1)
   }
 
   private add(accountId: number, day: string, requests: number): void {
-    if (this.shared) return this.writes.addRequests(accountId, day, requests)
     const id = `${accountId}|${day}`
     const entry = this.pending.get(id)
     if (entry) entry.requests += requests
     else this.pending.set(id, { accountId, day, requests })
   }
 
-  /** Writes the counted requests in one transaction; a failed write keeps them for the next try. */
+  /**
+   * Writes the counted requests in one transaction; a failed write keeps them for the next try.
+   * Shared counting: gives back idle slices instead (the counts are written as they happen).
+   */
   flush(): Promise<void> {
+    if (this.slices) return this.slices.giveBack(this.utcDay(this.clock.now()).day)
     if (this.flushing) return this.flushing.then(() => this.flush())
     if (!this.pending.size) return Promise.resolve()
     const rows = [...this.pending.values()]
@@ -233,12 +284,13 @@ export class Meter {
     for (const id of this.states.keys()) if (!unwritten.has(id)) this.states.delete(id)
   }
 
-  /** The write-behind timer; the returned stop writes what is left. */
+  /** The write-behind (or give-back) timer; the returned stop writes what is left and gives back every slice. */
   start(): () => Promise<void> {
     const timer = setInterval(() => void this.flush(), FLUSH_MS)
     return async () => {
       clearInterval(timer)
       await this.flush()
+      await this.slices?.giveBack(this.utcDay(this.clock.now()).day, true)
     }
   }
 }

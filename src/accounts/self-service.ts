@@ -1,15 +1,19 @@
-// Keys anyone can get: instant (per agent_id), e-mailed, sandbox. Each request is one immediate
-// SQLite transaction: the allowance is taken, the key row, its funnel event and (where it is
-// mailed) the outbox message are written, and all of it commits before the answer, or none of it.
-import type { Database } from 'bun:sqlite'
+// Keys anyone can get: instant (per agent_id), e-mailed, sandbox. Each request is one unit of
+// work: the allowance is taken, the key row, its funnel event and (where it is mailed) the outbox
+// message are written, and all of it commits before the answer, or none of it. Every decision in
+// these bodies is one conditional statement (the allowance take, the agent_id insert), so they run
+// at READ COMMITTED on PostgreSQL: exact across nodes, and a burst from one address waits on its
+// allowance row in turn instead of failing serialization checks.
 import { randomBytes } from 'node:crypto'
 import type { Config } from '../config'
+import type { Step, Transactor } from '../store/transaction'
 import { sha256Hex } from '../crypto/hash'
 import { displayPrefix, hashKey } from './keys'
 import { KEY_CLASSES, type KeyClass, type Plan } from './plans'
-import { addressLimits, DAY_MS, utcDayStart, type Allowance } from './limits'
-import { keyEvents, type KeyChannel } from './events'
-import { enqueueMail } from './mail/outbox'
+import { DAY_MS, takeSliding, utcDayStart, type Allowance } from './limits'
+import { funnelOf, type KeyChannel } from './events'
+import type { MailOutbox } from './mail/outbox'
+import type { SelfServiceStore } from './self-service-store'
 import { freeKeyMail, sandboxKeyMail, EMAIL_KEYS_PER_ADDRESS, EMAIL_KEY_WINDOW_HOURS, INSTANT_PER_ADDRESS_PER_DAY, SANDBOX_CALLS, SANDBOX_DAYS, SANDBOX_PER_WINDOW } from './offers'
 
 /** An allowance was used up; `resetAt` is when it opens again (epoch ms). */
@@ -23,89 +27,97 @@ export class AllowanceExhausted extends Error {
   }
 }
 
-export type InstantOutcome = { kind: 'issued'; key: string; keyPrefix: string } | { kind: 'existing'; keyPrefix: string; plan: Plan }
+/** Another request gave the agent_id a key between our look-up and our insert (undoes the unit). */
+class AgentIdTaken extends Error {}
 
-const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed: api_keys\.agent_id/.test(error.message)
+export type InstantOutcome = { kind: 'issued'; key: string; keyPrefix: string } | { kind: 'existing'; keyPrefix: string; plan: Plan }
 
 /** Recipient addresses are limited by a hash of the lower-cased address, not the address. */
 const recipientSubject = (email: string) => sha256Hex(email.toLowerCase())
 
-export function selfServiceKeys(db: Database, config: Config) {
-  const limits = addressLimits(db)
-  const events = keyEvents(db)
-  const insertKey = db.query(
-    `INSERT INTO api_keys (key_hash, key_prefix, class, plan, created_at, expires_at, calls_remaining, agent_id, email)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-  )
-  const byAgent = db.query('SELECT key_prefix, plan FROM api_keys WHERE agent_id = ?')
+export interface SelfServiceParts {
+  store: SelfServiceStore
+  outbox: Pick<MailOutbox, 'enqueue'>
+  transactor: Transactor
+  config: Config
+}
 
-  const newKey = (keyClass: KeyClass, plan: Plan, now: number, extra: { expiresAt?: string; callsRemaining?: number; agentId?: string; email?: string; useCase?: string | null }, channel: KeyChannel) => {
+const CONDITIONAL = { isolation: 'read committed' } as const
+
+export function selfServiceKeys({ store, outbox, transactor, config }: SelfServiceParts) {
+  function* newKey(keyClass: KeyClass, plan: Plan, now: number, extra: { expiresAt?: string; callsRemaining?: number; agentId?: string; email?: string; useCase?: string | null }, channel: KeyChannel): Step<{ key: string; keyPrefix: string } | null> {
     const key = KEY_CLASSES[keyClass] + randomBytes(32).toString('hex')
     const keyPrefix = displayPrefix(key)
-    const row = insertKey.get(hashKey(key), keyPrefix, keyClass, plan, new Date(now).toISOString(), extra.expiresAt ?? null, extra.callsRemaining ?? null, extra.agentId ?? null, extra.email ?? null) as { id: number }
-    events.record(row.id, channel, now, extra.useCase ?? null)
+    const createdAt = new Date(now).toISOString()
+    const id = yield* store.insertKey({ keyHash: hashKey(key), keyPrefix, keyClass, plan, createdAt, expiresAt: extra.expiresAt ?? null, callsRemaining: extra.callsRemaining ?? null, agentId: extra.agentId ?? null, email: extra.email ?? null })
+    if (id === null) return null
+    yield* store.recordEvent(id, channel, createdAt, extra.useCase ?? null)
     return { key, keyPrefix }
   }
 
-  const take = (allowance: Allowance, now: number) => {
-    const result = limits.take(allowance, now)
+  function* take(allowance: Allowance, now: number): Step<void> {
+    const result = yield* store.takeAllowance(allowance, now)
     if (!result.ok) throw new AllowanceExhausted(allowance.scope, result.resetAt)
   }
-  const takeSliding = (allowance: Omit<Allowance, 'windowStart'>, now: number) => {
-    const result = limits.takeSliding(allowance, now)
+
+  function* takeSlidingOrThrow(allowance: Omit<Allowance, 'windowStart'>, now: number): Step<void> {
+    const result = yield* takeSliding(store.takeAllowance, allowance, now)
     if (!result.ok) throw new AllowanceExhausted(allowance.scope, result.resetAt)
   }
 
   return {
-    limits,
-    events,
+    limits: {
+      /** Removes allowance windows that started before `before`. */
+      prune: (before: number) => store.pruneAllowances(before),
+    },
+    events: {
+      funnel: (date: string, usedElsewhere: (keyHash: string) => Promise<boolean>) => funnelOf(store, date, usedElsewhere),
+    },
 
     /** A free key for an agent_id, once; a repeat names the existing key's prefix and spends nothing. */
-    instant(agentId: string, address: string, now: number): InstantOutcome {
-      const run = db.transaction((): InstantOutcome => {
-        const existing = byAgent.get(agentId) as { key_prefix: string; plan: Plan } | null
-        if (existing) return { kind: 'existing', keyPrefix: existing.key_prefix, plan: existing.plan }
-        take({ scope: 'instant', subject: address, limit: INSTANT_PER_ADDRESS_PER_DAY, windowStart: utcDayStart(now), windowMs: DAY_MS }, now)
-        return { kind: 'issued', ...newKey('free', 'free', now, { agentId }, 'instant') }
-      })
+    async instant(agentId: string, address: string, now: number): Promise<InstantOutcome> {
       try {
-        return run.immediate()
+        return await transactor.run(function* (): Step<InstantOutcome> {
+          const existing = yield* store.keyOfAgent(agentId)
+          if (existing) return { kind: 'existing', keyPrefix: existing.key_prefix, plan: existing.plan }
+          yield* take({ scope: 'instant', subject: address, limit: INSTANT_PER_ADDRESS_PER_DAY, windowStart: utcDayStart(now), windowMs: DAY_MS }, now)
+          const issued = yield* newKey('free', 'free', now, { agentId }, 'instant')
+          if (!issued) throw new AgentIdTaken()
+          return { kind: 'issued', ...issued }
+        }, { name: 'instant-key', ...CONDITIONAL })
       } catch (error) {
-        // Another process inserted the same agent_id between our read and our insert.
-        if (!isUniqueViolation(error)) throw error
-        const existing = byAgent.get(agentId) as { key_prefix: string; plan: Plan }
+        if (!(error instanceof AgentIdTaken)) throw error
+        // Rolled back (the allowance too): the other request's key answers.
+        const existing = await transactor.run(() => store.keyOfAgent(agentId))
+        if (!existing) throw error
         return { kind: 'existing', keyPrefix: existing.key_prefix, plan: existing.plan }
       }
     },
 
     /** A free key that only the e-mail carries; the message is queued with it. */
-    emailed(email: string, address: string, now: number): { keyPrefix: string; mailId: number } {
-      return db
-        .transaction(() => {
-          // A sliding window: never more than the limit in any 24 hours.
-          const window = { limit: EMAIL_KEYS_PER_ADDRESS, windowMs: EMAIL_KEY_WINDOW_HOURS * 3_600_000 }
-          takeSliding({ scope: 'email', subject: address, ...window }, now)
-          takeSliding({ scope: 'email_to', subject: recipientSubject(email), ...window }, now)
-          const { key, keyPrefix } = newKey('free', 'free', now, { email }, 'email')
-          const mailId = enqueueMail(db, { to: email, ...freeKeyMail(config, key) }, now)
-          return { keyPrefix, mailId }
-        })
-        .immediate()
+    emailed(email: string, address: string, now: number): Promise<{ keyPrefix: string; mailId: number }> {
+      return transactor.run(function* () {
+        // A sliding window: never more than the limit in any 24 hours.
+        const window = { limit: EMAIL_KEYS_PER_ADDRESS, windowMs: EMAIL_KEY_WINDOW_HOURS * 3_600_000 }
+        yield* takeSlidingOrThrow({ scope: 'email', subject: address, ...window }, now)
+        yield* takeSlidingOrThrow({ scope: 'email_to', subject: recipientSubject(email), ...window }, now)
+        const { key, keyPrefix } = (yield* newKey('free', 'free', now, { email }, 'email'))!
+        const mailId = yield* outbox.enqueue({ to: email, ...freeKeyMail(config, key) }, now)
+        return { keyPrefix, mailId }
+      }, { name: 'email-key', ...CONDITIONAL })
     },
 
     /** A sandbox key: 7 days or 200 calls. Mailed as well when `mail` is true. */
-    sandbox(email: string, useCase: string | null, address: string, now: number, mail: boolean): { key: string; keyPrefix: string; expiresAt: string; callsRemaining: number; mailId: number | null } {
-      return db
-        .transaction(() => {
-          const window = { limit: SANDBOX_PER_WINDOW, windowStart: now, windowMs: SANDBOX_DAYS * DAY_MS }
-          take({ scope: 'sandbox', subject: address, ...window }, now)
-          take({ scope: 'sandbox_email', subject: recipientSubject(email), ...window }, now)
-          const expiresAt = new Date(now + SANDBOX_DAYS * DAY_MS).toISOString()
-          const issued = newKey('sandbox', 'sandbox', now, { email, expiresAt, callsRemaining: SANDBOX_CALLS, useCase }, 'sandbox')
-          const mailId = mail ? enqueueMail(db, { to: email, ...sandboxKeyMail(config, issued.key, expiresAt) }, now) : null
-          return { ...issued, expiresAt, callsRemaining: SANDBOX_CALLS, mailId }
-        })
-        .immediate()
+    sandbox(email: string, useCase: string | null, address: string, now: number, mail: boolean): Promise<{ key: string; keyPrefix: string; expiresAt: string; callsRemaining: number; mailId: number | null }> {
+      return transactor.run(function* () {
+        const window = { limit: SANDBOX_PER_WINDOW, windowStart: now, windowMs: SANDBOX_DAYS * DAY_MS }
+        yield* take({ scope: 'sandbox', subject: address, ...window }, now)
+        yield* take({ scope: 'sandbox_email', subject: recipientSubject(email), ...window }, now)
+        const expiresAt = new Date(now + SANDBOX_DAYS * DAY_MS).toISOString()
+        const issued = (yield* newKey('sandbox', 'sandbox', now, { email, expiresAt, callsRemaining: SANDBOX_CALLS, useCase }, 'sandbox'))!
+        const mailId = mail ? yield* outbox.enqueue({ to: email, ...sandboxKeyMail(config, issued.key, expiresAt) }, now) : null
+        return { ...issued, expiresAt, callsRemaining: SANDBOX_CALLS, mailId }
+      }, { name: 'sandbox-key', ...CONDITIONAL })
     },
   }
 }

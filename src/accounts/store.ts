@@ -2,6 +2,9 @@
 import type { Database } from 'bun:sqlite'
 import type { AccountStatus, KeyClass, Plan } from './plans'
 
+/** A LIKE pattern matching text that starts with `prefix` (its wildcards taken literally). */
+export const startsWith = (prefix: string) => prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + '%'
+
 export const ACCOUNTS_SCHEMA_V1 = `
 CREATE TABLE api_keys (
   id INTEGER PRIMARY KEY,
@@ -77,7 +80,7 @@ export function sqliteAccountStore(db: Database): AccountStore {
       return (byHash.get(keyHash) as AccountRow | null) ?? null
     },
     async findByPrefix(prefix) {
-      return byPrefix.all(prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as AccountRow[]
+      return byPrefix.all(startsWith(prefix)) as AccountRow[]
     },
     async list() {
       return all.all() as AccountRow[]

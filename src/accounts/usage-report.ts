@@ -37,7 +37,7 @@ export async function usageReport(deps: Pick<AppDeps, 'config' | 'clock' | 'mete
     upgrade_url: upgradeUrlOf(deps),
     x402_available: deps.config.x402.payTo !== null,
     x402_amount: deps.config.x402.statusPrice,
-    credit_balance: deps.meter.creditBalance(account.id),
+    credit_balance: await deps.meter.creditBalance(account.id),
   }
   const resetsAt = new Date(nextUtcMidnight(now)).toISOString()
   switch (limit.kind) {
@@ -47,7 +47,7 @@ export async function usageReport(deps: Pick<AppDeps, 'config' | 'clock' | 'mete
       return { ...common, daily_limit: limit.daily, monthly_limit: null, percent_used_today: percent(today, limit.daily), percent_used_month: 0, rate_limit_resets_at: resetsAt }
     case 'sandbox': {
       // The sandbox allowance never resets: it ends (200 calls or the expiry, whichever first).
-      const left = deps.meter.sandboxCallsLeft(account.id, limit.calls)
+      const left = await deps.meter.sandboxCallsLeft(account.id, limit.calls)
       const used = percent(limit.calls - left, limit.calls)
       return { ...common, daily_limit: null, monthly_limit: null, percent_used_today: used, percent_used_month: used, rate_limit_resets_at: account.expires_at ?? resetsAt, calls_remaining: left, expires_at: account.expires_at }
     }

@@ -1,6 +1,8 @@
 // SQL for per-key request counts (one row per key and UTC day; a month is the sum of its days)
-// and the two account writes metering needs at once: debiting a credit and spending a sandbox
-// call. Those two are synchronous so that the check and the write are one step.
+// and the account writes metering needs at once: debiting a credit, spending a sandbox call, and
+// claiming part of a day's quota (shared counting: several processes or nodes over one database).
+// Each write is one statement or one transaction, so that the check and the write are one step.
+// The PostgreSQL side is in usage-store-postgres.ts.
 import type { Database } from 'bun:sqlite'
 import { creditLedger } from '../payments/credits'
 
@@ -18,35 +20,53 @@ export interface UsageCounts {
   month: number
 }
 
-/** Async reads and batched writes (a networked store could stand behind them). */
+export interface UsageRow {
+  accountId: number
+  day: string
+  requests: number
+}
+
+/** Async reads and batched writes. */
 export interface UsageStore {
   /** Stored requests of a key on a UTC day (YYYY-MM-DD) and in that day's month. */
   counts(accountId: number, day: string): Promise<UsageCounts>
   /** Adds counted requests (negative: refunded ones), one transaction for all of them. */
-  add(rows: readonly { accountId: number; day: string; requests: number }[]): Promise<void>
+  add(rows: readonly UsageRow[]): Promise<void>
   /** Stored requests of every key on a day (for `keys list`). */
   onDay(day: string): Promise<Map<number, number>>
 }
 
-/** Synchronous account writes on the request path (bun:sqlite; each is one statement or transaction). */
+/** Account writes on the request path; each is one statement or one transaction, exact under concurrency. */
 export interface MeterWrites {
-  /** Takes one credit when the balance is positive; the new balance, or null when there was none. */
-  debitCredit(accountId: number, reference: string, at: string): number | null
+  /** Takes one credit when the balance is positive (with its ledger row); the new balance, or null when there was none. */
+  debitCredit(accountId: number, reference: string, at: string): Promise<number | null>
   /** Spends one sandbox call (a key without a stored allowance starts at `allowance`); calls left, or null when none. */
-  spendSandboxCall(accountId: number, allowance: number): number | null
-  /** Counts one request of a key on a day when it has fewer than `limit`: the new count, or null (one statement). */
-  countBelow(accountId: number, day: string, limit: number): number | null
-  /** Adds requests to a key's day at once (negative: refunds). */
-  addRequests(accountId: number, day: string, requests: number): void
+  spendSandboxCall(accountId: number, allowance: number): Promise<number | null>
+  /**
+   * Claims `want` requests of a key's day when the day's stored count stays within `limit`
+   * with them: the new stored count, or null when they do not fit (nothing changes). One statement.
+   */
+  claim(accountId: number, day: string, limit: number, want: number): Promise<number | null>
+  /** Adds requests to a key's day at once (negative: refunds or unused claims given back; never below 0). */
+  addRequests(accountId: number, day: string, requests: number): Promise<void>
   /** Gives back a credit taken for a request that then failed (a ledger grant row `refund:…`). */
-  refundCredit(accountId: number, reference: string, at: string): void
+  refundCredit(accountId: number, reference: string, at: string): Promise<void>
   /** Gives back a sandbox call spent on a request that then failed. */
-  refundSandboxCall(accountId: number): void
+  refundSandboxCall(accountId: number): Promise<void>
   /** Fresh credit balance (the cached account row may be a second old). */
-  creditBalance(accountId: number): number
+  creditBalance(accountId: number): Promise<number>
   /** Sandbox calls left (a key without a stored allowance has `allowance`). */
-  sandboxCallsLeft(accountId: number, allowance: number): number
+  sandboxCallsLeft(accountId: number, allowance: number): Promise<number>
 }
+
+/** Both dialects: $1 account, $2 day, $3 limit, $4 wanted. */
+export const CLAIM_SQL = `INSERT INTO key_usage (account_id, day, requests) SELECT CAST($1 AS INTEGER), CAST($2 AS TEXT), CAST($4 AS INTEGER) WHERE CAST($4 AS INTEGER) <= CAST($3 AS INTEGER)
+ON CONFLICT (account_id, day) DO UPDATE SET requests = key_usage.requests + excluded.requests WHERE key_usage.requests + excluded.requests <= CAST($3 AS INTEGER)
+RETURNING requests`
+export const SPEND_SANDBOX_CALL_SQL = 'UPDATE api_keys SET calls_remaining = coalesce(calls_remaining, $2) - 1 WHERE id = $1 AND coalesce(calls_remaining, $2) > 0 RETURNING calls_remaining'
+export const REFUND_SANDBOX_CALL_SQL = 'UPDATE api_keys SET calls_remaining = calls_remaining + 1 WHERE id = $1 AND calls_remaining IS NOT NULL'
+
+const positional = (text: string) => text.replace(/\$(\d)/g, '?$1')
 
 export function sqliteUsageStore(db: Database): UsageStore {
   const day = db.query('SELECT requests FROM key_usage WHERE account_id = ? AND day = ?')
@@ -54,7 +74,7 @@ export function sqliteUsageStore(db: Database): UsageStore {
   // A negative figure is a refund (a counted request that failed before its answer).
   const add = db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?1, ?2, max(0, ?3)) ON CONFLICT (account_id, day) DO UPDATE SET requests = max(0, requests + ?3)')
   const onDay = db.query('SELECT account_id, requests FROM key_usage WHERE day = ?')
-  const addAll = db.transaction((rows: readonly { accountId: number; day: string; requests: number }[]) => {
+  const addAll = db.transaction((rows: readonly UsageRow[]) => {
     for (const row of rows) if (row.requests !== 0) add.run(row.accountId, row.day, row.requests)
   })
   return {
@@ -77,14 +97,11 @@ export function sqliteUsageStore(db: Database): UsageStore {
 export function sqliteMeterWrites(db: Database): MeterWrites {
   const ledger = creditLedger(db)
   const debit = db.query('UPDATE api_keys SET credit_balance = credit_balance - 1 WHERE id = ? AND credit_balance > 0 RETURNING credit_balance')
-  const spend = db.query('UPDATE api_keys SET calls_remaining = coalesce(calls_remaining, ?2) - 1 WHERE id = ?1 AND coalesce(calls_remaining, ?2) > 0 RETURNING calls_remaining')
-  const countBelow = db.query(
-    `INSERT INTO key_usage (account_id, day, requests) SELECT ?1, ?2, 1 WHERE ?3 > 0
-     ON CONFLICT (account_id, day) DO UPDATE SET requests = requests + 1 WHERE requests < ?3 RETURNING requests`,
-  )
+  const spend = db.query(positional(SPEND_SANDBOX_CALL_SQL))
+  const claim = db.query(positional(CLAIM_SQL))
   const addRequests = db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?1, ?2, max(0, ?3)) ON CONFLICT (account_id, day) DO UPDATE SET requests = max(0, requests + ?3)')
   const credit = db.query('UPDATE api_keys SET credit_balance = credit_balance + 1 WHERE id = ?')
-  const call = db.query('UPDATE api_keys SET calls_remaining = calls_remaining + 1 WHERE id = ? AND calls_remaining IS NOT NULL')
+  const call = db.query(positional(REFUND_SANDBOX_CALL_SQL))
   const refundTx = db.transaction((accountId: number, reference: string, at: string) => {
     credit.run(accountId)
     ledger.record(accountId, 1, 'grant', `refund:${reference}`, at)
@@ -98,24 +115,24 @@ export function sqliteMeterWrites(db: Database): MeterWrites {
     return row.credit_balance
   })
   return {
-    debitCredit: (accountId, reference, at) => debitTx.immediate(accountId, reference, at),
-    spendSandboxCall(accountId, allowance) {
+    debitCredit: async (accountId, reference, at) => debitTx.immediate(accountId, reference, at),
+    async spendSandboxCall(accountId, allowance) {
       return (spend.get(accountId, allowance) as { calls_remaining: number } | null)?.calls_remaining ?? null
     },
-    countBelow(accountId, day, limit) {
-      return (countBelow.get(accountId, day, limit) as { requests: number } | null)?.requests ?? null
+    async claim(accountId, day, limit, want) {
+      return (claim.get(accountId, day, limit, want) as { requests: number } | null)?.requests ?? null
     },
-    addRequests(accountId, day, requests) {
+    async addRequests(accountId, day, requests) {
       addRequests.run(accountId, day, requests)
     },
-    refundCredit: (accountId, reference, at) => refundTx.immediate(accountId, reference, at),
-    refundSandboxCall(accountId) {
+    refundCredit: async (accountId, reference, at) => refundTx.immediate(accountId, reference, at),
+    async refundSandboxCall(accountId) {
       call.run(accountId)
     },
-    sandboxCallsLeft(accountId, allowance) {
+    async sandboxCallsLeft(accountId, allowance) {
       return (callsLeft.get(accountId, allowance) as { n: number } | null)?.n ?? 0
     },
-    creditBalance(accountId) {
+    async creditBalance(accountId) {
       return (balance.get(accountId) as { credit_balance: number } | null)?.credit_balance ?? 0
     },
   }

@@ -6,13 +6,13 @@ import { mailConfigured } from '../accounts/mail/transport'
 
 const USAGE = 'usage: openbell mail status'
 
-export function runMailCommand(args: string[], outbox: MailOutbox, config: Pick<Config, 'mail'>, now: number, out: (line: string) => void): number {
+export async function runMailCommand(args: string[], outbox: Pick<MailOutbox, 'counts' | 'oldestQueuedAt'>, config: Pick<Config, 'mail'>, now: number, out: (line: string) => void): Promise<number> {
   if (args.length !== 1 || args[0] !== 'status') {
     out(USAGE)
     return 2
   }
-  const counts = outbox.counts()
-  const oldest = outbox.oldestQueuedAt()
+  const counts = await outbox.counts()
+  const oldest = await outbox.oldestQueuedAt()
   out(`e-mail: ${mailConfigured(config.mail) ? 'configured' : 'not configured in this environment (SMTP_URL unset): queued mail waits for a service that has it'}`)
   out(`queued: ${counts.queued}`)
   out(`sent: ${counts.sent}`)

@@ -5,12 +5,14 @@ export const USAGE = `usage: openbell [command]
   openbell keys create|list|suspend|activate|cancel …   manage API keys
   openbell overrides set|clear|list …                    the operator circuit breaker
   openbell mail status             e-mail outbox: queued, sent and failed counts (no keys)
-  openbell backup <new file>       consistent copy of the database (mode 0600)
+  openbell backup <new file>       consistent copy of the SQLite database (mode 0600); on PostgreSQL it says how to use pg_dump
   openbell calendars check [dir]   validate schedule files offline
   openbell calendars basis [dir]   print the basis-by-year table of docs/calendars.md
   openbell calendars phases [dir]  print the trading-phase table of docs/calendars.md
   openbell healthcheck             exit 0 when the local service answers /v5/health
   openbell --help                  this text
 
-The keys, overrides, mail and backup commands open the service's database (DATA_DIR, default data/
-beside the binary) and print its path first. They refuse to create a new one unless given --init.`
+The keys, overrides, mail and backup commands open the service's database as the service does:
+DATABASE_URL (PostgreSQL) when it is set, else the SQLite file in DATA_DIR (default data/ beside the
+binary). They name it first (the password masked) and create none (no file, no tables in an empty
+PostgreSQL database) unless given --init.`

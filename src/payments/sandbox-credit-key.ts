@@ -23,8 +23,8 @@ export async function buySandboxCreditKey(deps: AppDeps, headers: Headers): Prom
   return answeringPaymentErrors(deps.config, context, async () => {
     const transfer = await verifiedTransferOf(deps, headers, SANDBOX_X402_PRICE_USDC)
     const now = deps.clock.now()
-    const result = await spendTransfer(deps, transfer, 'sandbox', () => {
-      const issued = deps.accountWrites.issueKey({ plan: 'free', keyClass: 'credit', email: null, creditBalance: SANDBOX_X402_CREDITS, now })
+    const result = await spendTransfer(deps, transfer, 'sandbox', function* () {
+      const issued = yield* deps.accountWrites.issueKey({ plan: 'free', keyClass: 'credit', email: null, creditBalance: SANDBOX_X402_CREDITS, now })
       deps.creditLedger.record(issued.accountId, SANDBOX_X402_CREDITS, 'grant', `tx:${transfer.txHash}`, new Date(now).toISOString())
       return issued.key
     })

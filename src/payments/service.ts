@@ -16,6 +16,7 @@ import { paymentProof, transactionProofOf, type PaymentProof } from './proof'
 import { atomicAmount, paymentRequired, v1Requirement, v2Requirement } from './requirements'
 import type { PaymentStore, ProofClaim } from './store'
 import type { Logger } from '../log'
+import type { Step } from '../store/transaction'
 
 export interface PaymentDeps {
   config: Config
@@ -176,7 +177,7 @@ export async function verifiedTransferOf(deps: PaymentDeps, headers: Headers, mi
  * Records a verified transfer as spent and grants in the same transaction; once per hash. A
  * transaction that settled a signed payment this service claimed is refused: it was paid for.
  */
-export async function spendTransfer<T>(deps: PaymentDeps, transfer: VerifiedTransfer, purpose: string, grant: () => T): Promise<{ spent: true; reference: string; granted: T } | { spent: false }> {
+export async function spendTransfer<T>(deps: PaymentDeps, transfer: VerifiedTransfer, purpose: string, grant: () => Step<T>): Promise<{ spent: true; reference: string; granted: T } | { spent: false }> {
   const reference = referenceOfTransaction(deps.config, transfer.txHash)
   const result = await deps.payments.spendTransaction(transferClaim(deps, transfer, reference, purpose), grant, settledAuthorizations(deps, transfer))
   return result.spent ? { spent: true, reference, granted: result.granted } : { spent: false }

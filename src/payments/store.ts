@@ -4,6 +4,8 @@
 // answer is made) moves to settled or failed, or is released (its row removed) when the payment
 // was never taken, so that the same proof can pay again.
 import type { Database } from 'bun:sqlite'
+import type { Step } from '../store/transaction'
+import { runSync } from '../store/sqlite-transaction'
 
 export const PAYMENTS_SCHEMA_V1 = `
 CREATE TABLE payment_proofs (
@@ -59,12 +61,12 @@ export interface PaymentStore {
   /** Removes a claim whose payment was never taken (nothing answered), so the proof can pay again. */
   release(reference: string): Promise<void>
   /**
-   * Records a transaction proof as settled and runs `grant` in the same transaction; false (and
+   * Records a transaction proof as settled and runs the steps of `grant` in the same transaction; false (and
    * nothing granted) when the hash was used before, or when one of `conflicts` (the references
    * of the signed authorizations the transaction settled) is claimed or settled here. Two
    * concurrent callers: exactly one wins.
    */
-  spendTransaction<T>(claim: ProofClaim, grant: () => T, conflicts?: readonly string[]): Promise<{ spent: true; granted: T } | { spent: false }>
+  spendTransaction<T>(claim: ProofClaim, grant: () => Step<T>, conflicts?: readonly string[]): Promise<{ spent: true; granted: T } | { spent: false }>
   stats(): Promise<PaymentStats>
 }
 
@@ -100,7 +102,7 @@ export function sqlitePaymentStore(db: Database): PaymentStore {
       return db.transaction(() => {
         if (conflicting(conflicts)) return { spent: false as const }
         if (insert.get(row(claim, 'settled')) === null) return { spent: false as const }
-        return { spent: true as const, granted: grant() }
+        return { spent: true as const, granted: runSync(grant()) }
       }).immediate()
     },
     async stats() {

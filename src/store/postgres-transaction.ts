@@ -37,7 +37,7 @@ export function postgresTransactor(sql: SQL): Transactor {
     async run(body, options = {}) {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await sql.begin('isolation level serializable', (tx) => runAsync(body(), tx as unknown as SQL))
+          return await sql.begin(`isolation level ${options.isolation ?? 'serializable'}`, (tx) => runAsync(body(), tx as unknown as SQL))
         } catch (error) {
           const state = sqlState(error)
           if (!state || !RETRYABLE.has(state) || attempt >= MAX_ATTEMPTS) {

@@ -28,6 +28,15 @@ export type Step<T> = Generator<Op, T, unknown>
 export interface TransactionOptions {
   /** Named in the error when PostgreSQL gives up retrying. */
   name?: string
+  /**
+   * PostgreSQL's isolation for this body (SQLite always runs one writer at a time). The default,
+   * 'serializable', keeps any read-decide-write body exact. 'read committed' is for bodies whose
+   * every decision is made by one conditional statement (`… WHERE count < $limit RETURNING`,
+   * `ON CONFLICT DO NOTHING RETURNING`): those are exact at that level too, and a hot row (one
+   * client address's allowance) then makes concurrent bodies wait for its lock in turn instead of
+   * failing with serialization errors and running again.
+   */
+  isolation?: 'serializable' | 'read committed'
 }
 
 export interface Transactor {

@@ -16,6 +16,9 @@ import { MailWorker } from '../accounts/mail/worker'
 import { mailConfigured, smtpTransport } from '../accounts/mail/transport'
 import { boughtKeyMail } from '../accounts/offers'
 import { Meter } from '../accounts/metering'
+import { MAX_SLICE } from '../accounts/quota-slices'
+import { selfServiceKeys } from '../accounts/self-service'
+import { paddleAccountWrites } from './paddle-bridge'
 import { deliveryServices } from '../delivery/services'
 import { CHECKOUT_PER_MINUTE } from '../payments/routes/checkout'
 import { Leadership } from '../store/leadership'
@@ -32,6 +35,9 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
   const audit = replace.audit ?? new AuditLog(stores.audit, log)
   const accountWrites = stores.accountWrites
   const keyMail: AppDeps['keyMail'] = (mail) => stores.enqueueMail({ to: mail.to, ...boughtKeyMail(config, mail.key, mail.product) }, mail.now)
+  // Nodes sharing the database claim quota in slices (accounts/quota-slices.ts); several SQLite
+  // processes on one file (REUSE_PORT) claim one request at a time; one process counts in memory.
+  const sharing = stores.backend === 'postgres' ? { maxSlice: MAX_SLICE } : config.reusePort ? { maxSlice: 1 } : null
   const leadership = new Leadership(stores.leases, leaseHolder(config.nodeId), clock, log, { isDeadHolder: options.isDeadHolder })
   const node: NodeInfo = { backend: stores.backend, id: config.nodeId, leadership, databaseStatus: () => stores.status() }
   const deps = {
@@ -49,7 +55,7 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     healthExtras: [() => storageHealth(node)],
     installation: stores.installation,
     tokens: stores.tokens,
-    meter: new Meter(stores.usage, stores.meterWrites, clock, log, { daily: config.metering.freeDailyLimit, monthly: config.metering.freeMonthlyLimit }, config.reusePort),
+    meter: new Meter(stores.usage, stores.meterWrites, clock, log, { daily: config.metering.freeDailyLimit, monthly: config.metering.freeMonthlyLimit }, sharing),
     mcpStore: stores.mcp,
     mcpUsage: new McpUsage(stores.mcp, clock, log),
     mcpAllowance: new AnonymousAllowance(stores.mcp, clock, log),
@@ -57,8 +63,8 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     accountWrites,
     creditLedger: stores.creditLedger,
     keyMail,
-    paddleEvents: stores.paddleEvents({ ...accountWrites, enqueueKeyMail: (mail) => keyMail(mail), issueKey: (options) => accountWrites.issueKey(options) }, config.paddle.prices),
-    selfService: stores.selfService,
+    paddleEvents: stores.paddleEvents(paddleAccountWrites(accountWrites, keyMail), config.paddle.prices),
+    selfService: selfServiceKeys({ store: stores.selfService, outbox: stores.mailOutbox, transactor: stores.transactor, config }),
     mail: new MailWorker(stores.mailOutbox, mailConfigured(config.mail) ? smtpTransport(config.mail) : null, clock, log),
     ...replace,
   } satisfies Omit<AppDeps, 'delivery'> as AppDeps

@@ -11,6 +11,12 @@ import { postgresLeaseStore } from '../store/lease-store-postgres'
 import { postgresKeyRecordStore } from '../store/key-record-postgres'
 import { watchPostgres } from '../store/postgres'
 import { postgresInstallationStore } from '../discovery/installation-postgres'
+import { postgresAccountStore } from '../accounts/store-postgres'
+import { postgresMeterWrites, postgresUsageStore } from '../accounts/usage-store-postgres'
+import { postgresTokenStore } from '../accounts/tokens-postgres'
+import { postgresAccountWrites } from '../accounts/account-writes-postgres'
+import { postgresSelfServiceStore } from '../accounts/self-service-store-postgres'
+import { postgresMailOutbox } from '../accounts/mail/outbox-postgres'
 import { postgresWitnessStore } from '../witness/store-postgres'
 import { postgresOverrideStore } from '../market/overrides/store-postgres'
 import { postgresAuditStore } from '../audit/store-postgres'
@@ -27,12 +33,21 @@ export class PostgresIncomplete extends Error {
 /** The stores whose PostgreSQL implementations exist; the rest are listed by PostgresIncomplete. */
 export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger, 'warn' | 'info'>): Partial<Stores> {
   const watch = watchPostgres(sql, log)
+  const outbox = postgresMailOutbox(sql)
   return {
     backend: 'postgres',
     transactor: postgresTransactor(sql),
     leases: postgresLeaseStore(sql),
     keyRecord: postgresKeyRecordStore(sql),
     installation: postgresInstallationStore(sql),
+    accounts: postgresAccountStore(sql),
+    usage: postgresUsageStore(sql),
+    meterWrites: postgresMeterWrites(sql),
+    tokens: postgresTokenStore(sql),
+    accountWrites: postgresAccountWrites(sql),
+    selfService: postgresSelfServiceStore(sql),
+    mailOutbox: outbox,
+    enqueueMail: outbox.enqueue,
     witness: postgresWitnessStore(sql),
     overrides: postgresOverrideStore(sql),
     audit: postgresAuditStore(sql),

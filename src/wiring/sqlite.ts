@@ -8,9 +8,9 @@ import { assembleDeps, type AssembleOptions } from './assemble'
 import { sqliteAccountStore } from '../accounts/store'
 import { sqliteMeterWrites, sqliteUsageStore } from '../accounts/usage-store'
 import { sqliteTokenStore } from '../accounts/tokens'
-import { sqliteSyncAccountWrites } from '../accounts/sync-writes'
-import { selfServiceKeys } from '../accounts/self-service'
-import { enqueueMail, mailOutbox } from '../accounts/mail/outbox'
+import { sqliteAccountWrites } from '../accounts/account-writes'
+import { sqliteSelfServiceStore } from '../accounts/self-service-store'
+import { sqliteMailOutbox } from '../accounts/mail/outbox'
 import { sqliteOverrideStore } from '../market/overrides/store'
 import { sqliteHaltStore } from '../market/halts/store'
 import { sqliteAuditStore } from '../audit/store'
@@ -29,6 +29,7 @@ import { sqliteKeyRecordStore } from '../store/key-record'
 import { localHolderIsDead } from '../store/node'
 
 export function sqliteStores(db: Database, config: Config): Stores {
+  const outbox = sqliteMailOutbox(db)
   // override_events is append-only: its last id changes with every set or clear, from any process.
   const lastOverrideEvent = db.query('SELECT coalesce(max(id), 0) AS id FROM override_events')
   return {
@@ -40,10 +41,10 @@ export function sqliteStores(db: Database, config: Config): Stores {
     usage: sqliteUsageStore(db),
     meterWrites: sqliteMeterWrites(db),
     tokens: sqliteTokenStore(db),
-    accountWrites: sqliteSyncAccountWrites(db),
-    selfService: selfServiceKeys(db, config),
-    mailOutbox: mailOutbox(db),
-    enqueueMail: (mail, now) => void enqueueMail(db, mail, now),
+    accountWrites: sqliteAccountWrites(db),
+    selfService: sqliteSelfServiceStore(db),
+    mailOutbox: outbox,
+    enqueueMail: outbox.enqueue,
     overrides: sqliteOverrideStore(db),
     halts: sqliteHaltStore(db),
     audit: sqliteAuditStore(db),

@@ -6,8 +6,8 @@ import type { PaddleProduct } from '../config'
 import type { AccountStore } from '../accounts/store'
 import type { UsageStore, MeterWrites } from '../accounts/usage-store'
 import type { TokenStore } from '../accounts/tokens'
-import type { SyncAccountWrites } from '../accounts/sync-writes'
-import type { SelfServiceKeys } from '../accounts/self-service'
+import type { AccountWrites } from '../accounts/account-writes'
+import type { SelfServiceStore } from '../accounts/self-service-store'
 import type { MailOutbox, OutgoingMail } from '../accounts/mail/outbox'
 import type { OverrideStore } from '../market/overrides/store'
 import type { HaltStore } from '../market/halts/store'
@@ -21,7 +21,7 @@ import type { PaddleAccountWrites, PaddleEventHandler } from '../payments/paddle
 import type { WebhookStore } from '../delivery/webhooks/store'
 import type { DeliveryQueue } from '../delivery/webhooks/queue'
 import type { DispatcherRecords } from '../delivery/webhooks/health'
-import type { Transactor } from '../store/transaction'
+import type { Step, Transactor } from '../store/transaction'
 import type { LeaseStore } from '../store/lease-store'
 import type { KeyRecordStore } from '../store/key-record'
 
@@ -37,11 +37,11 @@ export interface Stores {
   usage: UsageStore
   meterWrites: MeterWrites
   tokens: TokenStore
-  accountWrites: SyncAccountWrites
-  selfService: SelfServiceKeys
+  accountWrites: AccountWrites
+  selfService: SelfServiceStore
   mailOutbox: MailOutbox
-  /** Stores one outgoing mail in the outbox (joins the caller's transaction). */
-  enqueueMail: (mail: OutgoingMail, now: number) => void
+  /** Stores one outgoing mail in the outbox (a step: joins the caller's unit of work). */
+  enqueueMail: (mail: OutgoingMail, now: number) => Step<number>
   overrides: OverrideStore
   /** The halt view the polling node shares with the others. */
   halts: HaltStore

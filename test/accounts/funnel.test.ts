@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeTestApp, TEST_ADMIN_KEY } from '../helpers/app'
 import { startSmtp, type TestSmtp } from '../helpers/smtp'
 import { post } from './self-service-helpers'
-import { keyEvents } from '../../src/accounts/events'
 
 let smtp: TestSmtp
 beforeAll(async () => {
@@ -39,10 +38,10 @@ describe('GET /v5/funnel', () => {
     expect(issued.status).toBe(200)
     const day = new Date(harness.clock.now()).toISOString().slice(0, 10)
     // Nothing else reports a use here: only the metering's stored count can.
-    expect((await keyEvents(harness.db).funnel(day, async () => false)).conversion_rate).toBe(0)
+    expect((await harness.deps.selfService.events.funnel(day, async () => false)).conversion_rate).toBe(0)
     const account = harness.db.query('SELECT id FROM api_keys WHERE agent_id = ?').get('metered-use') as { id: number }
     harness.db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?, ?, 1)').run(account.id, day)
-    expect((await keyEvents(harness.db).funnel(day, async () => false)).conversion_rate).toBe(1)
+    expect((await harness.deps.selfService.events.funnel(day, async () => false)).conversion_rate).toBe(1)
   })
 
   test('operator only: 401 without a key, 403 with a wrong one; 400 for a bad date', async () => {

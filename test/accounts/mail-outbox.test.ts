@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeTestApp } from '../helpers/app'
 import { startSmtp, type TestSmtp } from '../helpers/smtp'
-import { enqueueMail, eraseKeys, mailOutbox } from '../../src/accounts/mail/outbox'
+import { eraseKeys, sqliteMailOutbox, type OutgoingMail } from '../../src/accounts/mail/outbox'
 import { backoffMs, MAIL_LEASE_MS, MAIL_MAX_ATTEMPTS, MailWorker } from '../../src/accounts/mail/worker'
 import { smtpTransport } from '../../src/accounts/mail/transport'
 import { runMailCommand } from '../../src/cli/mail'
@@ -20,28 +20,29 @@ const FAKE_KEY = 'svc_free_' + 'ab12'.repeat(16)
 
 function outboxHarness(url = smtp.url) {
   const harness = makeTestApp()
-  const outbox = mailOutbox(harness.db)
+  const outbox = sqliteMailOutbox(harness.db)
+  const enqueue = (mail: OutgoingMail) => harness.deps.transactor.run(() => outbox.enqueue(mail, harness.clock.now()))
   const log = memoryLogger()
   const worker = new MailWorker(outbox, smtpTransport({ smtpUrl: url, from: 'keys@oracle.test' }), harness.clock, log)
   const row = (id: number) => harness.db.query('SELECT state, attempts, next_attempt_at, body, last_error FROM mail_outbox WHERE id = ?').get(id) as { state: string; attempts: number; next_attempt_at: number; body: string; last_error: string | null }
-  return { ...harness, outbox, worker, row, workerLog: log }
+  return { ...harness, outbox, enqueue, worker, row, workerLog: log }
 }
 
 describe('mail outbox and job', () => {
-  test('enqueueMail joins the caller transaction: a rollback leaves no message', () => {
-    const { db, clock, outbox } = outboxHarness()
-    expect(() =>
-      db.transaction(() => {
-        enqueueMail(db, { to: 'a@example.com', subject: 's', text: 't' }, clock.now())
+  test('enqueue joins the caller transaction: a rollback leaves no message', async () => {
+    const { deps, clock, outbox } = outboxHarness()
+    await expect(
+      deps.transactor.run(function* () {
+        yield* outbox.enqueue({ to: 'a@example.com', subject: 's', text: 't' }, clock.now())
         throw new Error('abort')
-      })(),
-    ).toThrow('abort')
-    expect(outbox.counts()).toEqual({ queued: 0, sent: 0, failed: 0 })
+      }),
+    ).rejects.toThrow('abort')
+    expect(await outbox.counts()).toEqual({ queued: 0, sent: 0, failed: 0 })
   })
 
   test('a refused send is retried with backoff, then delivered; the key is erased from the body', async () => {
-    const { db, clock, worker, row, workerLog } = outboxHarness()
-    const id = enqueueMail(db, { to: 'retry@example.com', subject: 'Your key', text: `key: ${FAKE_KEY}` }, clock.now())
+    const { enqueue, clock, worker, row, workerLog } = outboxHarness()
+    const id = await enqueue({ to: 'retry@example.com', subject: 'Your key', text: `key: ${FAKE_KEY}` })
     const before = smtp.received.length
     smtp.refuseNext = 2
     expect(await worker.tick()).toBe(0)
@@ -70,8 +71,8 @@ describe('mail outbox and job', () => {
     const closed = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
     const port = closed.port
     closed.stop(true)
-    const { db, clock, worker, row, outbox } = outboxHarness(`smtp://127.0.0.1:${port}`)
-    const id = enqueueMail(db, { to: 'never@example.com', subject: 'Your key', text: `key: ${FAKE_KEY}` }, clock.now())
+    const { enqueue, clock, worker, row, outbox } = outboxHarness(`smtp://127.0.0.1:${port}`)
+    const id = await enqueue({ to: 'never@example.com', subject: 'Your key', text: `key: ${FAKE_KEY}` })
     for (let attempt = 1; attempt <= MAIL_MAX_ATTEMPTS; attempt++) {
       await worker.tick()
       expect(row(id).attempts).toBe(attempt)
@@ -79,14 +80,14 @@ describe('mail outbox and job', () => {
     }
     expect(row(id).state).toBe('failed')
     expect(row(id).body).not.toContain(FAKE_KEY)
-    expect(outbox.counts()).toEqual({ queued: 0, sent: 0, failed: 1 })
+    expect(await outbox.counts()).toEqual({ queued: 0, sent: 0, failed: 1 })
   })
 
   test('a claim is a lease: a send cut off by a crash is retried once the lease ends', async () => {
-    const { db, clock, outbox, worker, row } = outboxHarness()
-    const id = enqueueMail(db, { to: 'lease@example.com', subject: 's', text: 'hello' }, clock.now())
+    const { enqueue, clock, outbox, worker, row } = outboxHarness()
+    const id = await enqueue({ to: 'lease@example.com', subject: 's', text: 'hello' })
     // Another process claimed it and died before finishing.
-    expect(outbox.claim(clock.now(), clock.now() + MAIL_LEASE_MS, 10).map((claimed) => claimed.id)).toEqual([id])
+    expect((await outbox.claim(clock.now(), clock.now() + MAIL_LEASE_MS, 10)).map((claimed) => claimed.id)).toEqual([id])
     expect(await worker.tick()).toBe(0)
     clock.advance(MAIL_LEASE_MS)
     expect(await worker.tick()).toBe(1)
@@ -94,11 +95,11 @@ describe('mail outbox and job', () => {
   })
 
   test('a send error that quotes the message (as some servers do) reaches neither the log nor the table with the key', async () => {
-    const { db, clock, outbox, row } = outboxHarness()
+    const { enqueue, clock, outbox, row } = outboxHarness()
     const log = memoryLogger()
     const quoting = { send: async (mail: { text: string }) => Promise.reject(new Error(`550 5.7.1 content rejected: ${mail.text}`)), close() {} }
     const worker = new MailWorker(outbox, quoting, clock, log)
-    const id = enqueueMail(db, { to: 'quoted@example.com', subject: 'Your key', text: `key: ${FAKE_KEY}` }, clock.now())
+    const id = await enqueue({ to: 'quoted@example.com', subject: 'Your key', text: `key: ${FAKE_KEY}` })
     expect(await worker.tick()).toBe(0)
     expect(row(id).last_error).toContain('550 5.7.1')
     expect(row(id).last_error).not.toContain(FAKE_KEY)
@@ -113,24 +114,24 @@ describe('mail outbox and job', () => {
   })
 
   test('openbell mail status prints counts and never a key', async () => {
-    const { db, clock, outbox, config } = outboxHarness()
-    enqueueMail(db, { to: 'a@example.com', subject: 's', text: `key ${FAKE_KEY}` }, clock.now())
+    const { enqueue, clock, outbox, config } = outboxHarness()
+    await enqueue({ to: 'a@example.com', subject: 's', text: `key ${FAKE_KEY}` })
     const lines: string[] = []
     clock.advance(5 * 60_000)
-    expect(runMailCommand(['status'], outbox, config, clock.now(), (line) => lines.push(line))).toBe(0)
+    expect(await runMailCommand(['status'], outbox, config, clock.now(), (line) => lines.push(line))).toBe(0)
     expect(lines).toContain('queued: 1')
     expect(lines).toContain('sent: 0')
     expect(lines).toContain('failed: 0')
     expect(lines.join('\n')).toContain('5 min ago')
     expect(lines.join('\n')).not.toContain(FAKE_KEY)
     expect(lines.join('\n')).not.toContain('a@example.com')
-    expect(runMailCommand(['bogus'], outbox, config, clock.now(), () => {})).toBe(2)
+    expect(await runMailCommand(['bogus'], outbox, config, clock.now(), () => {})).toBe(2)
   })
 
   test('a bought key (payments keyMail) goes through the outbox too', async () => {
     const harness = makeTestApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'keys@oracle.test' } })
     const before = smtp.received.length
-    harness.deps.keyMail({ to: 'buyer@example.com', key: FAKE_KEY, product: 'builder', now: harness.clock.now() })
+    await harness.deps.transactor.run(() => harness.deps.keyMail({ to: 'buyer@example.com', key: FAKE_KEY, product: 'builder', now: harness.clock.now() }))
     expect(await harness.deps.mail.tick()).toBe(1)
     const [mail] = (await smtp.waitFor(before + 1)).slice(before)
     expect(mail!.to).toEqual(['buyer@example.com'])

@@ -141,12 +141,12 @@ describe('a request that fails after it was admitted is given back', () => {
     expect(await harness.deps.meter.usage(account)).toEqual({ today: 0, month: 0 })
     await harness.deps.meter.flush()
     expect(storedToday(harness, account.id)).toBe(0)
-    expect(harness.deps.meter.creditBalance(account.id)).toBe(2)
+    expect(await harness.deps.meter.creditBalance(account.id)).toBe(2)
 
     const credits = await keyFor(harness, { creditBalance: 1 })
     harness.db.query('INSERT INTO key_usage (account_id, day, requests) VALUES (?, ?, ?)').run(credits.account.id, '2026-03-10', 1)
     expect((await status(harness, credits.key)).status).toBe(500)
-    expect(harness.deps.meter.creditBalance(credits.account.id)).toBe(1)
+    expect(await harness.deps.meter.creditBalance(credits.account.id)).toBe(1)
     const ledger = harness.db.query('SELECT delta, kind, reference FROM credit_ledger WHERE account_id = ? ORDER BY id').all(credits.account.id)
     expect(ledger).toEqual([
       { delta: -1, kind: 'debit', reference: '/v5/status' },
@@ -157,7 +157,7 @@ describe('a request that fails after it was admitted is given back', () => {
 
     const sandbox = await keyFor(harness, { plan: 'sandbox', callsRemaining: 5, expiresAt: '2026-03-17T15:00:00.000Z' })
     expect((await status(harness, sandbox.key)).status).toBe(500)
-    expect(harness.deps.meter.sandboxCallsLeft(sandbox.account.id, 200)).toBe(5)
+    expect(await harness.deps.meter.sandboxCallsLeft(sandbox.account.id, 200)).toBe(5)
   })
 
   test('the tool endpoint (bearer token) and the paid safe-to-trade door give the count back when signing is offline', async () => {
@@ -330,7 +330,7 @@ describe('UTC calendar and durability', () => {
       },
       onDay: async () => new Map(),
     }
-    const writes = { countBelow: () => null, addRequests: () => {}, debitCredit: () => null, spendSandboxCall: () => null, refundCredit: () => {}, refundSandboxCall: () => {}, creditBalance: () => 0, sandboxCallsLeft: () => 0 } satisfies MeterWrites
+    const writes = { claim: async () => null, addRequests: async () => {}, debitCredit: async () => null, spendSandboxCall: async () => null, refundCredit: async () => {}, refundSandboxCall: async () => {}, creditBalance: async () => 0, sandboxCallsLeft: async () => 0 } satisfies MeterWrites
     const log = memoryLogger()
     const meter = new Meter(store, writes, new FakeClock(Date.parse(NOW)), log, { daily: 10, monthly: 300 })
     const account = { id: 7, plan: 'free' } as Parameters<Meter['meter']>[0]
@@ -358,7 +358,7 @@ describe('UTC calendar and durability', () => {
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => call(i)))
     expect(answers.filter((r) => r.status === 200)).toHaveLength(15 + 4 - 2)
     expect(storedToday(first, account.id)).toBe(19)
-    expect(first.deps.meter.creditBalance(account.id)).toBe(0)
+    expect(await first.deps.meter.creditBalance(account.id)).toBe(0)
     expect(await deps.meter.usage(account)).toEqual({ today: 19, month: 19 })
     db.close()
   })

@@ -211,11 +211,11 @@ describe('resolveBearer', () => {
     expect(tokensOf(account.id)).toBe(0)
     await harness.deps.accounts.setStatus(account.id, 'active')
     expect(await resolveBearer(harness.deps, `Bearer ${first}`)).toMatchObject({ kind: 'rejected', status: 401, error: 'invalid_token' })
-    // The billing path (synchronous writes inside the event's transaction).
+    // The billing path (account-write steps inside the event's unit of work).
     const second = await token(harness, key)
-    harness.deps.accountWrites.setStatus(account.id, 'cancelled')
+    await harness.deps.transactor.run(() => harness.deps.accountWrites.setStatus(account.id, 'cancelled'))
     expect(tokensOf(account.id)).toBe(0)
-    harness.deps.accountWrites.setStatus(account.id, 'active')
+    await harness.deps.transactor.run(() => harness.deps.accountWrites.setStatus(account.id, 'active'))
     harness.clock.advance(1001) // past the key cache
     expect(await resolveBearer(harness.deps, `Bearer ${second}`)).toMatchObject({ kind: 'rejected', status: 401, error: 'invalid_token' })
     // Reactivation itself revokes nothing.

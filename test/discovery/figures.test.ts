@@ -10,6 +10,7 @@ import { RECEIPT_TTL_SECONDS } from '../../src/crypto/receipt-fields'
 import { setFirstStart } from '../helpers/installation'
 import { Signer } from '../../src/crypto/signer'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
+import { pure } from '../../src/store/transaction'
 
 const DAY_MS = 86_400_000
 
@@ -99,8 +100,8 @@ describe('/v5/metrics/public', () => {
     const t = makeTestApp({ env: { X402_PAY_TO: '0x' + '2'.repeat(40), X402_NETWORK: 'eip155:84532', X402_ASSET: '0x' + '3'.repeat(40) } })
     expect((await t.json('/v5/metrics/public')).body).toMatchObject({ x402_enabled: true, x402_network: 'eip155:84532', x402_payment_count: 0, last_payment_at: null })
     const claim = { kind: 'transaction' as const, purpose: 'status', network: 'eip155:84532', payer: null, amount_atomic: '1000' }
-    await t.deps.payments.spendTransaction({ ...claim, reference: 'tx:0x01', created_at: '2026-03-02T14:00:00.000Z' }, () => null)
-    await t.deps.payments.spendTransaction({ ...claim, reference: 'tx:0x02', created_at: '2026-03-02T14:30:00.000Z' }, () => null)
+    await t.deps.payments.spendTransaction({ ...claim, reference: 'tx:0x01', created_at: '2026-03-02T14:00:00.000Z' }, () => pure(null))
+    await t.deps.payments.spendTransaction({ ...claim, reference: 'tx:0x02', created_at: '2026-03-02T14:30:00.000Z' }, () => pure(null))
     // A claimed authorization that never settled is not a payment.
     await t.deps.payments.claim({ ...claim, kind: 'authorization', reference: 'auth:0x03', created_at: '2026-03-02T14:45:00.000Z' })
     expect((await t.json('/v5/metrics/public')).body).toMatchObject({ x402_payment_count: 2, last_payment_at: '2026-03-02T14:30:00.000Z' })

@@ -2,7 +2,10 @@
 // the API answers; the mail job sends it later with retries. After a successful send (or the last
 // failed attempt) every API key in the stored body is cut to its prefix, so the table keeps no
 // usable key. Claims are leases: a process that dies mid-send leaves the row to be retried.
+// The PostgreSQL outbox is in outbox-postgres.ts.
 import type { Database } from 'bun:sqlite'
+import type { Step } from '../../store/transaction'
+import { sqliteStep } from '../../store/sqlite-transaction'
 
 export const MAIL_SCHEMA_V6 = `
 CREATE TABLE mail_outbox (
@@ -44,57 +47,84 @@ export function eraseKeys(text: string): string {
   return text.replace(KEY_IN_TEXT, '$1$2… (removed from the outbox after sending)')
 }
 
-/**
- * Stores one message for sending. Synchronous, so that it joins the caller's transaction: the
- * message commits together with what it announces (a key) or not at all. Returns the row id.
- * The mail job sends it on its next round; call its wake() after the commit to send at once.
- */
-export function enqueueMail(db: Database, mail: OutgoingMail, now: number): number {
-  const row = db
-    .query('INSERT INTO mail_outbox (recipient, subject, body, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id')
-    .get(mail.to, mail.subject, mail.text, now, new Date(now).toISOString()) as { id: number }
-  return row.id
+export interface MailOutbox {
+  /**
+   * Stores one message for sending: a step, so that it joins the caller's unit of work and the
+   * message commits together with what it announces (a key) or not at all. Returns the row id.
+   * The mail job sends it on its next round; call its wake() after the commit to send at once.
+   */
+  enqueue(mail: OutgoingMail, now: number): Step<number>
+  /**
+   * Leases up to `limit` due messages until `leaseUntil`, counting the attempt. A message is
+   * claimed by one caller only, however many nodes claim at once.
+   */
+  claim(now: number, leaseUntil: number, limit: number): Promise<OutboxRow[]>
+  /** Sent: finished, its keys erased from the stored body. */
+  sent(id: number, now: number): Promise<void>
+  /** Given up: finished as failed, its keys erased. */
+  failed(id: number, error: string, now: number): Promise<void>
+  /** Tried again at `at` (epoch ms). */
+  retryAt(id: number, at: number, error: string): Promise<void>
+  counts(): Promise<OutboxCounts>
+  oldestQueuedAt(): Promise<string | null>
+  /**
+   * Calls `queued` when any node commits a message (PostgreSQL: LISTEN on MAIL_CHANNEL), so the
+   * node running the mail job sends it at once; the stop ends the watch. Absent on SQLite.
+   */
+  watch?(queued: () => void): Promise<() => Promise<void>>
 }
 
-export function mailOutbox(db: Database) {
+/** Notified in the transaction that stores a message (delivered at its commit). */
+export const MAIL_CHANNEL = 'openbell_mail'
+
+export const ENQUEUE_SQL = 'INSERT INTO mail_outbox (recipient, subject, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id'
+export const enqueueValues = (mail: OutgoingMail, now: number) => [mail.to, mail.subject, mail.text, now, new Date(now).toISOString()]
+export const RETRY_SQL = `UPDATE mail_outbox SET next_attempt_at = $2, last_error = $3 WHERE id = $1 AND state = 'queued'`
+export const FINISH_SQL = 'UPDATE mail_outbox SET state = $2, body = $3, last_error = $4, finished_at = $5 WHERE id = $1'
+
+export function sqliteMailOutbox(db: Database): MailOutbox {
+  const enqueue = db.query(ENQUEUE_SQL.replace(/\$(\d)/g, '?$1'))
+  // One writer at a time: the claim needs no row locks here (PostgreSQL's skips locked rows).
   const claim = db.query(
     `UPDATE mail_outbox SET next_attempt_at = $lease_until, attempts = attempts + 1
      WHERE id IN (SELECT id FROM mail_outbox WHERE state = 'queued' AND next_attempt_at <= $now ORDER BY next_attempt_at, id LIMIT $limit)
      RETURNING id, recipient, subject, body, attempts`,
   )
   const bodyOf = db.query('SELECT body FROM mail_outbox WHERE id = ?')
-  const finish = db.query(`UPDATE mail_outbox SET state = ?, body = ?, last_error = ?, finished_at = ? WHERE id = ?`)
-  const retry = db.query(`UPDATE mail_outbox SET next_attempt_at = ?, last_error = ? WHERE id = ? AND state = 'queued'`)
+  const finish = db.query(FINISH_SQL.replace(/\$(\d)/g, '?$1'))
+  const retry = db.query(RETRY_SQL.replace(/\$(\d)/g, '?$1'))
   const counts = db.query('SELECT state, count(*) AS n FROM mail_outbox GROUP BY state')
   const oldestQueued = db.query(`SELECT min(created_at) AS at FROM mail_outbox WHERE state = 'queued'`)
-  const finishErasing = (id: number, state: 'sent' | 'failed', error: string | null, now: number) =>
-    db.transaction(() => {
-      const row = bodyOf.get(id) as { body: string } | null
-      if (row) finish.run(state, eraseKeys(row.body), error, new Date(now).toISOString(), id)
-    })()
+  const finishErasing = db.transaction((id: number, state: 'sent' | 'failed', error: string | null, now: number) => {
+    const row = bodyOf.get(id) as { body: string } | null
+    if (row) finish.run(id, state, eraseKeys(row.body), error, new Date(now).toISOString())
+  })
   return {
-    /** Leases up to `limit` due messages until `leaseUntil`, counting the attempt. */
-    claim(now: number, leaseUntil: number, limit: number): OutboxRow[] {
+    enqueue: (mail, now) => sqliteStep(() => (enqueue.get(...enqueueValues(mail, now)) as { id: number }).id),
+    async claim(now, leaseUntil, limit) {
       return claim.all({ now, lease_until: leaseUntil, limit }) as OutboxRow[]
     },
-    sent(id: number, now: number): void {
-      finishErasing(id, 'sent', null, now)
+    async sent(id, now) {
+      finishErasing.immediate(id, 'sent', null, now)
     },
-    failed(id: number, error: string, now: number): void {
-      finishErasing(id, 'failed', error, now)
+    async failed(id, error, now) {
+      finishErasing.immediate(id, 'failed', error, now)
     },
-    retryAt(id: number, at: number, error: string): void {
-      retry.run(at, error, id)
+    async retryAt(id, at, error) {
+      retry.run(id, at, error)
     },
-    counts(): OutboxCounts {
-      const out: OutboxCounts = { queued: 0, sent: 0, failed: 0 }
-      for (const row of counts.all() as { state: keyof OutboxCounts; n: number }[]) out[row.state] = row.n
-      return out
+    async counts() {
+      return countsOf(counts.all() as { state: keyof OutboxCounts; n: number }[])
     },
-    oldestQueuedAt(): string | null {
+    async oldestQueuedAt() {
       return (oldestQueued.get() as { at: string | null }).at
     },
   }
 }
 
-export type MailOutbox = ReturnType<typeof mailOutbox>
+/** The outbox counts from `state, n` rows (states without rows count 0). */
+export function countsOf(rows: readonly { state: keyof OutboxCounts; n: number }[]): OutboxCounts {
+  const out: OutboxCounts = { queued: 0, sent: 0, failed: 0 }
+  for (const row of rows) out[row.state] = row.n
+  return out
+}

@@ -34,9 +34,15 @@ export class MailWorker {
 
   /** One round: sends every due message once. Returns how many were sent. Rounds never overlap. */
   tick(): Promise<number> {
-    this.running ??= this.round().finally(() => {
-      this.running = null
-    })
+    this.running ??= this.round()
+      .catch((error: Error) => {
+        // The outbox could not be read or written (database unreachable): the next round retries.
+        this.log.warn('mail round stopped: outbox not reachable', { error: error.message })
+        return 0
+      })
+      .finally(() => {
+        this.running = null
+      })
     return this.running
   }
 
@@ -50,7 +56,14 @@ export class MailWorker {
     if (!this.transport) return async () => {}
     this.timer = setInterval(() => void this.tick(), MAIL_POLL_MS)
     void this.tick()
+    // Messages committed on other nodes wake this one too (when the outbox can tell); without
+    // that, the poll above finds them within MAIL_POLL_MS.
+    const watching = this.outbox.watch?.(() => this.wake()).catch((error: Error) => {
+      this.log.warn('mail: cannot watch for new messages; polling only', { error: error.message })
+      return null
+    })
     return async () => {
+      await (await watching)?.()
       if (this.timer) clearInterval(this.timer)
       this.timer = null
       await this.running
@@ -64,25 +77,32 @@ export class MailWorker {
     let sent = 0
     for (;;) {
       const now = this.clock.now()
-      const batch = this.outbox.claim(now, now + MAIL_LEASE_MS, BATCH)
+      const batch = await this.outbox.claim(now, now + MAIL_LEASE_MS, BATCH)
       if (!batch.length) return sent
       for (const message of batch) {
+        let failure: unknown = null
         try {
           await transport.send({ to: message.recipient, subject: message.subject, text: message.body })
-          this.outbox.sent(message.id, this.clock.now())
+        } catch (error) {
+          failure = error
+        }
+        // Outside the send's try: a database error here is not a failed send (the message stays
+        // claimed until its lease ends) and ends the round.
+        if (failure === null) {
+          await this.outbox.sent(message.id, this.clock.now())
           sent += 1
           this.log.info('mail sent', { mail_id: message.id, attempts: message.attempts })
-        } catch (error) {
-          // A server may quote the message in its refusal: the key never reaches the log or the table.
-          const reason = eraseKeys(error instanceof Error ? error.message : String(error))
-          if (message.attempts >= MAIL_MAX_ATTEMPTS) {
-            this.outbox.failed(message.id, reason, this.clock.now())
-            this.log.error('mail failed for good', { mail_id: message.id, attempts: message.attempts, error: reason })
-          } else {
-            const retryAt = this.clock.now() + backoffMs(message.attempts)
-            this.outbox.retryAt(message.id, retryAt, reason)
-            this.log.warn('mail send failed; will retry', { mail_id: message.id, attempts: message.attempts, retry_at: new Date(retryAt).toISOString(), error: reason })
-          }
+          continue
+        }
+        // A server may quote the message in its refusal: the key never reaches the log or the table.
+        const reason = eraseKeys(failure instanceof Error ? failure.message : String(failure))
+        if (message.attempts >= MAIL_MAX_ATTEMPTS) {
+          await this.outbox.failed(message.id, reason, this.clock.now())
+          this.log.error('mail failed for good', { mail_id: message.id, attempts: message.attempts, error: reason })
+        } else {
+          const retryAt = this.clock.now() + backoffMs(message.attempts)
+          await this.outbox.retryAt(message.id, retryAt, reason)
+          this.log.warn('mail send failed; will retry', { mail_id: message.id, attempts: message.attempts, retry_at: new Date(retryAt).toISOString(), error: reason })
         }
       }
       if (batch.length < BATCH) return sent

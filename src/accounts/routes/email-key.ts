@@ -24,7 +24,7 @@ export function emailKeyRoutes(deps: AppDeps) {
         const now = deps.clock.now()
         let issued
         try {
-          issued = deps.selfService.emailed(email, callerAddress(request, deps, server), now)
+          issued = await deps.selfService.emailed(email, callerAddress(request, deps, server), now)
         } catch (error) {
           if (error instanceof AllowanceExhausted) throw rateLimited(`at most ${EMAIL_KEYS_PER_ADDRESS} e-mailed keys per client address and per recipient in ${EMAIL_KEY_WINDOW_HOURS} hours`, error.resetAt, now)
           throw error

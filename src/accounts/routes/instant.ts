@@ -29,7 +29,7 @@ export function instantKeyRoutes(deps: AppDeps) {
       const usageUrl = `${deps.config.publicBaseUrl}/v5/usage`
       let outcome
       try {
-        outcome = deps.selfService.instant(agentId, callerAddress(request, deps, server), now)
+        outcome = await deps.selfService.instant(agentId, callerAddress(request, deps, server), now)
       } catch (error) {
         if (error instanceof AllowanceExhausted) throw rateLimited(`at most ${INSTANT_PER_ADDRESS_PER_DAY} instant keys per client address per UTC day`, error.resetAt, now)
         throw error

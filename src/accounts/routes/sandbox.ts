@@ -37,7 +37,7 @@ export function sandboxRoutes(deps: AppDeps) {
       const now = deps.clock.now()
       let issued
       try {
-        issued = deps.selfService.sandbox(email, useCase, callerAddress(request, deps, server), now, deps.mail.configured)
+        issued = await deps.selfService.sandbox(email, useCase, callerAddress(request, deps, server), now, deps.mail.configured)
       } catch (error) {
         if (!(error instanceof AllowanceExhausted)) throw error
         throw new ApiError(

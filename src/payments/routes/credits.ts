@@ -25,8 +25,8 @@ export function creditRoutes(deps: AppDeps) {
           const transfer = await verifiedTransferOf(deps, request.headers, SMALLEST_PACK_USDC)
           const credits = creditsFor(transfer.amount)
           const now = new Date(deps.clock.now()).toISOString()
-          const result = await spendTransfer(deps, transfer, 'credits', () => {
-            const balance = deps.accountWrites.grantCredits(account.id, credits)
+          const result = await spendTransfer(deps, transfer, 'credits', function* () {
+            const balance = yield* deps.accountWrites.grantCredits(account.id, credits)
             deps.creditLedger.record(account.id, credits, 'grant', `tx:${transfer.txHash}`, now)
             return balance
           })

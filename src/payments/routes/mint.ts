@@ -54,9 +54,9 @@ export function mintRoutes(deps: AppDeps) {
       const periods = Math.min(MINT_MAX_PERIODS, Number(transfer.amount / price))
       const now = deps.clock.now()
       const expiresAt = new Date(now + periods * MINT_PERIOD_DAYS * 86_400_000).toISOString()
-      const result = await spendTransfer(deps, transfer, `mint:${tier}`, () => {
-        const issued = deps.accountWrites.issueKey({ plan: tier, keyClass: 'paid', email, creditBalance: 0, now, expiresAt })
-        if (email) deps.keyMail({ to: email, key: issued.key, product: tier, now })
+      const result = await spendTransfer(deps, transfer, `mint:${tier}`, function* () {
+        const issued = yield* deps.accountWrites.issueKey({ plan: tier, keyClass: 'paid', email, creditBalance: 0, now, expiresAt })
+        if (email) yield* deps.keyMail({ to: email, key: issued.key, product: tier, now })
         return issued
       })
       if (!result.spent) throw new ApiError(409, 'TX_ALREADY_USED', 'this transaction was already used to mint a key')
