@@ -29,6 +29,8 @@ export interface Storage {
 }
 
 export const PUBLIC_KEY_ID = 'key_nodes_v1'
+/** A node starting on a busy 2-core machine (a dozen other test processes) can take 15 s and more. */
+const NODE_START_MS = 90_000
 const MAIN = resolve(import.meta.dir, '../../src/main.ts')
 const SHIFTED_CLOCK = resolve(import.meta.dir, 'shifted-clock.ts')
 
@@ -94,7 +96,7 @@ export class Pair {
   /** Starts a node of this pair (the first two are `node-a` and `node-b`; a restart reuses a name). */
   async startNode(id: string, extra: Record<string, string> = {}): Promise<Node> {
     const offset = this.offsets[id === 'node-b' ? 1 : 0]
-    const service = await startService(this.env(id, extra), offset === undefined ? {} : { clockOffsetMs: offset })
+    const service = await startService(this.env(id, extra), { startMs: NODE_START_MS, ...(offset === undefined ? {} : { clockOffsetMs: offset }) })
     return { ...service, id, clockOffsetMs: offset }
   }
 
