@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { Pair, PUBLIC_KEY_ID, inSession, keyed, offsetTo, type Node } from '../helpers/two-nodes'
-import { SLOW_SETUP_MS } from '../helpers/process'
+import { freePort, SLOW_SETUP_MS } from '../helpers/process'
 import { tempDir, TEST_ADMIN_KEY } from '../helpers/app'
 import { startClusterFirst } from '../helpers/postgres'
 import { issueKey } from '../../src/accounts/keys'
@@ -26,7 +26,9 @@ beforeAll(async () => {
   pair = await Pair.start({ clockOffsetMs: offsetTo(new Date(AT).toISOString()), env: { HALT_FEED_URL: `http://127.0.0.1:${feed.port}/status`, HALT_FEED_FORMAT: 'json', HALT_FEED_INTERVAL: '5' } })
   key = (await issueKey(postgresAccountStore(pair.database.sql), { plan: 'pro', now: new Date() })).key
 }, SLOW_SETUP_MS)
+const samplers: { stop(): Promise<unknown> }[] = []
 afterAll(async () => {
+  await Promise.all(samplers.map((sampling) => sampling.stop()))
   await pair?.stop()
   feed.stop(true)
 })
@@ -44,12 +46,16 @@ function sampler(nodes: Node[]) {
   let running = true
   const loops = nodes.map(async (node) => {
     while (running) {
-      const response = await fetch(`${node.base}/v5/status?mic=XNYS`, { headers: keyed(key) })
-      const body = (await response.json()) as { status: string; source: string; issued_at: string }
-      if (response.status === 200) samples.push({ node: node.id, status: body.status, source: body.source, issued: Date.parse(body.issued_at) })
+      try {
+        const response = await fetch(`${node.base}/v5/status?mic=XNYS`, { headers: keyed(key) })
+        const body = (await response.json()) as { status: string; source: string; issued_at: string }
+        if (response.status === 200) samples.push({ node: node.id, status: body.status, source: body.source, issued: Date.parse(body.issued_at) })
+      } catch (error) {
+        if (running) throw error
+      }
     }
   })
-  return {
+  const sampling = {
     samples,
     /** Waits until every node has signed a receipt at least `ms` after `instant` (node clock). */
     async until(instant: number, ms = 1500) {
@@ -65,6 +71,8 @@ function sampler(nodes: Node[]) {
       return samples
     },
   }
+  samplers.push(sampling)
+  return sampling
 }
 
 /**
@@ -100,7 +108,7 @@ describe('signing and shared state on two nodes', () => {
   test('a node with another signing key refuses to start, naming both key ids', async () => {
     const otherKey = join(tempDir('openbell-test-otherkey-'), 'signing-key.hex')
     writeFileSync(otherKey, randomBytes(32).toString('hex'), { mode: 0o600 })
-    const child = Bun.spawn(['bun', join(import.meta.dir, '../../src/main.ts')], { env: { ...process.env, ...pair.env('node-c', { SIGNING_KEY_FILE: otherKey, PUBLIC_KEY_ID: 'key_other_v1', PORT: '0', HOST: '127.0.0.1', HALT_FEED_URL: 'off' }) }, stdout: 'pipe', stderr: 'pipe' })
+    const child = Bun.spawn(['bun', join(import.meta.dir, '../../src/main.ts')], { env: { ...process.env, ...pair.env('node-c', { SIGNING_KEY_FILE: otherKey, PUBLIC_KEY_ID: 'key_other_v1', PORT: String(freePort()), HOST: '127.0.0.1', HALT_FEED_URL: 'off' }) }, stdout: 'pipe', stderr: 'pipe' })
     const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()])
     expect(code).toBe(2)
     expect(stderr).toContain('cannot start')
@@ -109,7 +117,7 @@ describe('signing and shared state on two nodes', () => {
   }, 60_000)
 
   test('the same key under another key id is refused too (its /v5/keys would differ)', async () => {
-    const child = Bun.spawn(['bun', join(import.meta.dir, '../../src/main.ts')], { env: { ...process.env, ...pair.env('node-c', { PUBLIC_KEY_ID: 'key_renamed_v1', PORT: '0', HOST: '127.0.0.1', HALT_FEED_URL: 'off' }) }, stdout: 'pipe', stderr: 'pipe' })
+    const child = Bun.spawn(['bun', join(import.meta.dir, '../../src/main.ts')], { env: { ...process.env, ...pair.env('node-c', { PUBLIC_KEY_ID: 'key_renamed_v1', PORT: String(freePort()), HOST: '127.0.0.1', HALT_FEED_URL: 'off' }) }, stdout: 'pipe', stderr: 'pipe' })
     const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()])
     expect(code).toBe(2)
     expect(stderr).toContain('key_renamed_v1')
@@ -121,7 +129,7 @@ describe('signing and shared state on two nodes', () => {
     await sampling.until(0, 0)
     const set = await fetch(`${pair.a.base}/v5/admin/overrides`, { method: 'POST', headers: { 'x-oracle-key': TEST_ADMIN_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ mic: 'XNYS', status: 'HALTED', reason: 'two-node test', expires_at: new Date(AT + 86_400_000).toISOString() }) })
     expect(set.status).toBe(201)
-    const since = Date.parse(((await set.json()) as { created_at: string }).created_at)
+    const since = Date.parse(((await set.json()) as { override: { created_at: string } }).override.created_at)
     await sampling.until(since)
     const cleared = await fetch(`${pair.a.base}/v5/admin/overrides/XNYS`, { method: 'DELETE', headers: { 'x-oracle-key': TEST_ADMIN_KEY } })
     expect(cleared.status).toBe(204)
