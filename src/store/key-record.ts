@@ -38,7 +38,8 @@ export class SigningKeyMismatch extends Error {
 export async function checkSigningKey(store: KeyRecordStore, backend: 'sqlite' | 'postgres', mine: RecordedKey): Promise<void> {
   if (backend === 'sqlite') return store.replace(mine)
   const recorded = await store.recordIfMissing(mine)
-  if (recorded.public_key !== mine.public_key) throw new SigningKeyMismatch(recorded, mine)
+  // The key id too: receipts name it and /v5/keys publishes it, so it must be the same on every node.
+  if (recorded.public_key !== mine.public_key || recorded.key_id !== mine.key_id) throw new SigningKeyMismatch(recorded, mine)
 }
 
 export function sqliteKeyRecordStore(db: Database): KeyRecordStore {

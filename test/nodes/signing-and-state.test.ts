@@ -88,6 +88,15 @@ function applied(samples: Sample[], node: Node, since: number, status: string): 
   return first!.issued - since
 }
 
+/** A third node of the pair with `env`, expected to refuse to start (killed after 45 s if it does start). */
+async function startRefused(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = Bun.spawn(['bun', join(import.meta.dir, '../../src/main.ts')], { env: { ...process.env, ...pair.env('node-c', { PORT: String(freePort()), HOST: '127.0.0.1', HALT_FEED_URL: 'off', ...env }) }, stdout: 'ignore', stderr: 'pipe' })
+  const timer = setTimeout(() => child.kill('SIGKILL'), 45_000)
+  const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()])
+  clearTimeout(timer)
+  return { code, stderr }
+}
+
 describe('signing and shared state on two nodes', () => {
   test('both nodes run on PostgreSQL with one signing key: /v5/keys is the same on each', async () => {
     const storage = await Promise.all(pair.nodes.map((node) => pair.storage(node)))
@@ -108,8 +117,7 @@ describe('signing and shared state on two nodes', () => {
   test('a node with another signing key refuses to start, naming both key ids', async () => {
     const otherKey = join(tempDir('openbell-test-otherkey-'), 'signing-key.hex')
     writeFileSync(otherKey, randomBytes(32).toString('hex'), { mode: 0o600 })
-    const child = Bun.spawn(['bun', join(import.meta.dir, '../../src/main.ts')], { env: { ...process.env, ...pair.env('node-c', { SIGNING_KEY_FILE: otherKey, PUBLIC_KEY_ID: 'key_other_v1', PORT: String(freePort()), HOST: '127.0.0.1', HALT_FEED_URL: 'off' }) }, stdout: 'pipe', stderr: 'pipe' })
-    const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()])
+    const { code, stderr } = await startRefused({ SIGNING_KEY_FILE: otherKey, PUBLIC_KEY_ID: 'key_other_v1' })
     expect(code).toBe(2)
     expect(stderr).toContain('cannot start')
     expect(stderr).toContain('key_other_v1')
@@ -117,8 +125,7 @@ describe('signing and shared state on two nodes', () => {
   }, 60_000)
 
   test('the same key under another key id is refused too (its /v5/keys would differ)', async () => {
-    const child = Bun.spawn(['bun', join(import.meta.dir, '../../src/main.ts')], { env: { ...process.env, ...pair.env('node-c', { PUBLIC_KEY_ID: 'key_renamed_v1', PORT: String(freePort()), HOST: '127.0.0.1', HALT_FEED_URL: 'off' }) }, stdout: 'pipe', stderr: 'pipe' })
-    const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()])
+    const { code, stderr } = await startRefused({ PUBLIC_KEY_ID: 'key_renamed_v1' })
     expect(code).toBe(2)
     expect(stderr).toContain('key_renamed_v1')
     expect(stderr).toContain(PUBLIC_KEY_ID)

@@ -23,6 +23,15 @@ forEachBackend('signing key record', (fresh) => {
     expect((await store.recordIfMissing(other)).public_key).toBe(first.public_key)
   })
 
+  test('several nodes: the same key under another key id is refused too (receipts and /v5/keys name the id)', async () => {
+    const store = await open()
+    await checkSigningKey(store, 'postgres', first)
+    const error = await checkSigningKey(store, 'postgres', { ...first, key_id: 'key_renamed_v1', recorded_by: 'node-2' }).catch((caught) => caught)
+    expect(error).toBeInstanceOf(SigningKeyMismatch)
+    expect(error.message).toContain('this node signs with key key_renamed_v1')
+    expect(error.message).toContain('the database records key key_2026_v1')
+  })
+
   test('one process (SQLite): its key replaces the record, as replacing the key file always did', async () => {
     const store = await open()
     await checkSigningKey(store, 'sqlite', first)
