@@ -76,11 +76,12 @@ function sampler(nodes: Node[]) {
 }
 
 /**
- * Checks that every receipt of `node` signed more than 1 s after `since` says `status`, and
+ * Checks that every receipt of `node` signed more than 1 s after `since` (and before the next
+ * change was asked for, `nextChange`) says `status`, and
  * returns how long after `since` its first one saying it was signed (the propagation measured).
  */
-function applied(samples: Sample[], node: Node, since: number, status: string): number {
-  const after = samples.filter((sample) => sample.node === node.id && sample.issued > since)
+function applied(samples: Sample[], node: Node, since: number, status: string, nextChange = Infinity): number {
+  const after = samples.filter((sample) => sample.node === node.id && sample.issued > since && sample.issued < nextChange)
   const late = after.filter((sample) => sample.issued > since + 1000 && sample.status !== status)
   expect(late).toEqual([])
   const first = after.find((sample) => sample.status === status)
@@ -138,13 +139,14 @@ describe('signing and shared state on two nodes', () => {
     expect(set.status).toBe(201)
     const since = Date.parse(((await set.json()) as { override: { created_at: string } }).override.created_at)
     await sampling.until(since)
+    const clearAsked = Date.now() + pair.a.clockOffsetMs!
     const cleared = await fetch(`${pair.a.base}/v5/admin/overrides/XNYS`, { method: 'DELETE', headers: { 'x-oracle-key': TEST_ADMIN_KEY } })
     expect(cleared.status).toBe(204)
     // The clearing was committed before its answer: at the latest at this instant of the nodes' clock.
     const clearedBy = Date.now() + pair.a.clockOffsetMs!
     await sampling.until(clearedBy)
     const samples = await sampling.stop()
-    const setMs = applied(samples, pair.b, since, 'HALTED')
+    const setMs = applied(samples, pair.b, since, 'HALTED', clearAsked)
     const clearMs = applied(samples, pair.b, clearedBy, 'OPEN')
     console.log(`override propagation to the other node: set ${setMs} ms, clear ≤ ${clearMs} ms after its answer`)
   }, 60_000)
@@ -157,12 +159,13 @@ describe('signing and shared state on two nodes', () => {
     const [row] = await pair.database.sql`SELECT created_at FROM overrides WHERE mic = 'XNYS'`
     const since = Date.parse((row as { created_at: string }).created_at)
     await sampling.until(since)
+    const clearAsked = Date.now() + pair.a.clockOffsetMs!
     expect((await pair.cli(['overrides', 'clear', 'XNYS', '--actor', 'nodes-test'])).code).toBe(0)
     const clearedBy = Date.now() + pair.a.clockOffsetMs!
     await sampling.until(clearedBy)
     const samples = await sampling.stop()
     for (const node of pair.nodes) {
-      const setMs = applied(samples, node, since, 'CLOSED')
+      const setMs = applied(samples, node, since, 'CLOSED', clearAsked)
       const clearMs = applied(samples, node, clearedBy, 'OPEN')
       console.log(`CLI override on ${node.id}: set ${setMs} ms, clear ≤ ${clearMs} ms`)
     }
