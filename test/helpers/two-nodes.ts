@@ -93,9 +93,12 @@ export class Pair {
     }
   }
 
-  /** Starts a node of this pair (the first two are `node-a` and `node-b`; a restart reuses a name). */
-  async startNode(id: string, extra: Record<string, string> = {}): Promise<Node> {
-    const offset = this.offsets[id === 'node-b' ? 1 : 0]
+  /**
+   * Starts a node of this pair (the first two are `node-a` and `node-b`; a restart reuses a name),
+   * on the pair's clock for that name unless `clockOffsetMs` is given.
+   */
+  async startNode(id: string, extra: Record<string, string> = {}, clockOffsetMs?: number): Promise<Node> {
+    const offset = clockOffsetMs ?? this.offsets[id === 'node-b' ? 1 : 0]
     const service = await startService(this.env(id, extra), { startMs: NODE_START_MS, ...(offset === undefined ? {} : { clockOffsetMs: offset }) })
     return { ...service, id, clockOffsetMs: offset }
   }
