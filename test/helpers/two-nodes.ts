@@ -152,6 +152,9 @@ export class Pair {
 
   /** Stops every node (SIGTERM, then SIGKILL after 10 s) and drops the database. */
   async stop(): Promise<void> {
+    // OPENBELL_TEST_NODE_LOGS=<dir>: keep each node's output there (to look into a failure).
+    const logs = process.env.OPENBELL_TEST_NODE_LOGS
+    if (logs) for (const node of this.nodes) writeFileSync(join(logs, `${node.id}-${node.process.pid}.log`), node.output())
     await Promise.all(
       this.nodes.map(async (node) => {
         if (node.process.exitCode !== null || node.process.signalCode !== null) return

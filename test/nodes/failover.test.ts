@@ -125,7 +125,7 @@ function burst(nodes: () => Node[], workers = 6) {
   }
 }
 
-async function digestOf(node: Node, date: string) {
+async function digestOf(node: Node, date: string): Promise<Record<string, any> & { receipt_ids: string[] }> {
   const ids: string[] = []
   let cursor: string | null = null
   let first: Record<string, any> | null = null
