@@ -8,7 +8,9 @@
 // node sees a prefix of the log, the day trees it caches never change under it, and the digest
 // and proofs are the same whichever node answers. The sealer takes the same row lock to count
 // the day, store its digest and move `sealed_through` on, so no batch can commit a row into a
-// day sealed meanwhile: the batch finds the day sealed under the lock and is refused.
+// day sealed meanwhile: the batch finds the day sealed under the lock and is refused. Before it
+// counts, the sealer closes the day (`closeDay` moves `sealed_through` on under the same lock), so
+// a node still writing the day cannot keep changing the count under it.
 import type { SQL } from 'bun'
 import { addDays } from './dates'
 import { SealedDayError, type AuditRow, type AuditStore, type BlockRow, type DigestRow, type IdRow, type KeyReceiptQuery } from './store'
@@ -123,6 +125,10 @@ export function postgresAuditStore(sql: SQL): AuditStore {
         await tx`UPDATE audit_sequence SET sealed_through = ${date} WHERE id = 1 AND (sealed_through IS NULL OR sealed_through < ${date})`
         return row
       })
+    },
+    async closeDay(date) {
+      // The batches' lock, taken by the update: a batch in flight commits first, every later one reads the day closed.
+      await sql`UPDATE audit_sequence SET sealed_through = ${date} WHERE id = 1 AND (sealed_through IS NULL OR sealed_through < ${date})`
     },
     async blocks(date) {
       return (await sql`SELECT root, last_seq::float8 AS last_seq FROM audit_blocks WHERE date = ${date} ORDER BY block`) as BlockRow[]
