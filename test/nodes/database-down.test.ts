@@ -74,7 +74,7 @@ describe('database down under two nodes', () => {
     await Bun.sleep(2000)
     const whileDown = answers.filter((answer) => answer.at > stoppedAt + 1000)
     expect(whileDown.length).toBeGreaterThan(0)
-    expect(whileDown.filter((answer) => answer.status !== 503)).toEqual([])
+    expect(whileDown.filter((answer) => answer.status !== 503).slice(0, 3)).toEqual([])
     // The audit log's refusal, or the key's metering that cannot reach the database first: both fail closed.
     expect([...new Set(whileDown.map((answer) => answer.error))].filter((error) => error !== 'AUDIT_LOG_UNAVAILABLE' && error !== 'STORAGE_UNAVAILABLE')).toEqual([])
     console.log(`while the database was down: ${whileDown.length} answers, ${[...new Set(whileDown.map((answer) => answer.error))].join(', ')}`)
