@@ -33,6 +33,45 @@ export interface AuditBenchFigures {
   bytesPerMillionPruned: number
 }
 
+/**
+ * Appends a day of `receipts` live receipts from `dayStart` through the log in batches of 1,000
+ * (realistic rows: a signed-receipt-sized body, the real JSON of a live receipt is ~420 bytes);
+ * returns their ids in log order.
+ */
+export async function appendDay(audit: AuditLog, receipts: number, dayStart: number): Promise<string[]> {
+  const signature = 'ab'.repeat(64)
+  const ids: string[] = []
+  for (let done = 0; done < receipts; ) {
+    const rows = []
+    for (let i = 0; i < 1000 && done < receipts; i++, done++) {
+      const issued = new Date(dayStart + Math.floor((done * 86_000_000) / receipts)).toISOString()
+      const receipt = { receipt_id: randomUUID(), issued_at: issued, expires_at: issued, issuer: 'bench.local', mic: SUPPORTED_MICS[done % 28]!, status: 'OPEN', source: 'SCHEDULE', halt_detection: 'active', receipt_mode: 'live', schema_version: 'v5.0', public_key_id: 'key_bench_v1', signature }
+      ids.push(receipt.receipt_id)
+      rows.push(auditRowOf(receipt, { surface: '/v5/status', keyHash: 'f'.repeat(64) }))
+    }
+    await audit.append(rows)
+  }
+  return ids
+}
+
+/** Seals the clock's previous day with `trail`'s sealer; its time and the longest the event loop was held. */
+export async function timeSeal(trail: ReturnType<typeof auditTrail>): Promise<{ seconds: number; longestPauseMs: number; sealed: string[] }> {
+  // A 1 ms probe timer: the longest gap between its runs is the longest the event loop (and so
+  // every request) was held up by sealing.
+  let lastBeat = performance.now()
+  let longestPauseMs = 0
+  const probe = setInterval(() => {
+    const beat = performance.now()
+    longestPauseMs = Math.max(longestPauseMs, beat - lastBeat)
+    lastBeat = beat
+  }, 1)
+  const start = performance.now()
+  const sealed = await trail.sealer.tick()
+  const seconds = (performance.now() - start) / 1000
+  clearInterval(probe)
+  return { seconds, longestPauseMs, sealed }
+}
+
 export async function auditBench(receipts = Number(process.env.BENCH_AUDIT_RECEIPTS ?? 1_000_000)): Promise<AuditBenchFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'openbell-bench-audit-'))
   try {
@@ -52,20 +91,8 @@ export async function auditBench(receipts = Number(process.env.BENCH_AUDIT_RECEI
     const audit = new AuditLog(sqliteAuditStore(db), log, { batchSize: 1000 })
     const trail = auditTrail({ audit, signer, issuer: 'bench.local', clock, log, retentionDays: 35 })
     await trail.sealer.startedOn()
-    // Realistic rows: a signed-receipt-sized body (the real JSON of a live receipt is ~420 bytes).
-    const signature = 'ab'.repeat(64)
     const insertStart = performance.now()
-    const ids: string[] = []
-    for (let done = 0; done < receipts; ) {
-      const rows = []
-      for (let i = 0; i < 1000 && done < receipts; i++, done++) {
-        const issued = new Date(clock.ms + Math.floor((done * 86_000_000) / receipts)).toISOString()
-        const receipt = { receipt_id: randomUUID(), issued_at: issued, expires_at: issued, issuer: 'bench.local', mic: SUPPORTED_MICS[done % 28]!, status: 'OPEN', source: 'SCHEDULE', halt_detection: 'active', receipt_mode: 'live', schema_version: 'v5.0', public_key_id: 'key_bench_v1', signature }
-        ids.push(receipt.receipt_id)
-        rows.push(auditRowOf(receipt, { surface: '/v5/status', keyHash: 'f'.repeat(64) }))
-      }
-      await audit.append(rows)
-    }
+    const ids = await appendDay(audit, receipts, clock.ms)
     const insertPerSecond = receipts / ((performance.now() - insertStart) / 1000)
     db.run('PRAGMA wal_checkpoint(TRUNCATE)')
     const fullBytes = usedBytes() - emptyBytes
@@ -83,19 +110,7 @@ export async function auditBench(receipts = Number(process.env.BENCH_AUDIT_RECEI
     const unknownProofMs = performance.now() - unknownStart
     if (unknown !== 'not found') throw new Error('bench: an unknown id was found')
     clock.ms = Date.parse('2026-03-10T00:01:00.000Z')
-    // A 1 ms probe timer: the longest gap between its runs is the longest the event loop (and so
-    // every request) was held up by sealing.
-    let lastBeat = performance.now()
-    let longestPauseMs = 0
-    const probe = setInterval(() => {
-      const beat = performance.now()
-      longestPauseMs = Math.max(longestPauseMs, beat - lastBeat)
-      lastBeat = beat
-    }, 1)
-    const sealStart = performance.now()
-    const sealed = await trail.sealer.tick()
-    const sealSeconds = (performance.now() - sealStart) / 1000
-    clearInterval(probe)
+    const { seconds: sealSeconds, longestPauseMs, sealed } = await timeSeal(trail)
     if (sealed.length !== 1) throw new Error(`expected one sealed day, got ${sealed.join(',')}`)
     db.run('PRAGMA wal_checkpoint(TRUNCATE)')
     const sealedBytes = usedBytes() - emptyBytes

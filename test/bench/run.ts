@@ -5,6 +5,7 @@ import * as ed from '@noble/ed25519'
 import { sha512 } from '@noble/hashes/sha2.js'
 import { randomBytes } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { CONNECTIONS, generatorName, load, meanLoad, measure, type Load } from './http-load'
 import { cpus, totalmem } from 'node:os'
 import { resolve } from 'node:path'
 import { privateKeyFromSeed, signBytes } from '../../src/crypto/ed25519'
@@ -16,10 +17,9 @@ import { systemClock } from '../../src/clock'
 import { auditBench } from './audit'
 import { meteringBench } from './metering'
 import { deliveryBench, deliveryRows, writeDeliveryFigures } from './delivery'
+import { scaleOutBench, scaleOutHeader, scaleOutRows, writeScaleOutFigures } from './scale-out'
 
 ed.hashes.sha512 = sha512
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64)
 const root = resolve(import.meta.dir, '../..')
 const out: string[] = []
 const say = (line: string) => {
@@ -60,8 +60,6 @@ const sweepsPerSecond = perSecond(50_000, (i) => {
 })
 
 // ---- HTTP ----
-type Load = { rps: number; p99Ms: number | null; non2xx: number; requests: number; loopCpuUs?: number | null }
-
 async function startServer(script: string, env: Record<string, string> = {}): Promise<{ fields: string[]; pid: number; stop: () => Promise<void> }> {
   const child = Bun.spawn(['bun', resolve(import.meta.dir, 'servers', script), '0'], { stdout: 'pipe', stderr: 'inherit', env: { ...process.env, TZ: 'UTC', ...env } })
   const reader = (child.stdout as ReadableStream<Uint8Array>).getReader()
@@ -80,55 +78,6 @@ async function startServer(script: string, env: Record<string, string> = {}): Pr
       await child.exited
     },
   }
-}
-
-const hasWrk = Bun.spawnSync(['sh', '-c', 'command -v wrk']).exitCode === 0
-
-function parseWrk(output: string): Load {
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? 0)
-  const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(output)
-  const factor = { us: 0.001, ms: 1, s: 1000 } as const
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0)
-  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? 0)
-  return { rps, p99Ms: p99 ? Number(p99[1]) * factor[p99[2] as keyof typeof factor] : null, non2xx, requests }
-}
-
-async function load(url: string, options: { headers?: Record<string, string>; bodiesFile?: string; seconds?: number } = {}): Promise<Load> {
-  const seconds = options.seconds ?? SECONDS
-  if (hasWrk) {
-    const args = ['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency']
-    for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`)
-    if (options.bodiesFile) args.push('-s', resolve(import.meta.dir, 'post-bodies.lua'))
-    args.push(url)
-    if (options.bodiesFile) args.push('--', options.bodiesFile)
-    const run = Bun.spawnSync(args)
-    return parseWrk(run.stdout.toString())
-  }
-  const run = Bun.spawnSync(['bun', resolve(import.meta.dir, 'load.ts'), url, String(CONNECTIONS), String(seconds), JSON.stringify(options.headers ?? {}), ...(options.bodiesFile ? [options.bodiesFile] : [])])
-  const result = JSON.parse(run.stdout.toString()) as { rps: number; p99_ms: number | null; errors: number }
-  return { rps: result.rps, p99Ms: result.p99_ms, non2xx: result.errors, requests: Math.round(result.rps * seconds) }
-}
-
-// CPU time of a server's main thread (its event loop) from /proc: steadier than requests per
-// second on a shared machine, since time the server spends descheduled does not count.
-const clockTicks = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim()) || 100
-function loopCpuUs(pid: number | undefined): number | null {
-  if (pid === undefined) return null
-  try {
-    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicks
-  } catch {
-    return null
-  }
-}
-
-/** `pid`: the server's process, for its event loop's CPU time per request. */
-async function measure(url: string, options: Parameters<typeof load>[1] & { pid?: number } = {}): Promise<Load> {
-  await load(url, { ...options, seconds: 1 }) // warm-up
-  const before = loopCpuUs(options.pid)
-  const result = await load(url, options)
-  const after = loopCpuUs(options.pid)
-  return { ...result, loopCpuUs: before !== null && after !== null && result.requests ? (after - before) / result.requests : null }
 }
 
 const baselineServer = await startServer('baseline.ts')
@@ -156,7 +105,6 @@ for (let round = 0; round < 2; round++) {
   unmeteredRuns.push(await measure(unmeteredUrl, { headers: { 'X-Oracle-Key': unmeteredServer.fields[5]! } }))
 }
 await unmeteredServer.stop()
-const meanLoad = (runs: Load[]): Load => ({ rps: runs.reduce((sum, l) => sum + l.rps, 0) / runs.length, p99Ms: Math.max(...runs.map((l) => l.p99Ms ?? 0)), non2xx: runs.reduce((sum, l) => sum + l.non2xx, 0), requests: runs.reduce((sum, l) => sum + l.requests, 0) })
 const statusFree = meanLoad(freeRuns)
 const statusUnmetered = meanLoad(unmeteredRuns)
 const demo = await measure(`${base}/v5/demo?mic=XNYS`)
@@ -185,7 +133,7 @@ const cpu = cpus()[0]?.model ?? 'unknown CPU'
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 const ratio = (a: number, b: number) => (a / b).toFixed(3)
 const p99 = (l: Load) => (l.p99Ms === null ? 'n/a' : `${l.p99Ms.toFixed(2)} ms`)
-say(`Machine: ${cpu}, ${cpus().length} cores, ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM; Bun ${Bun.version}; load generator: ${hasWrk ? `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s` : `bun load.ts, ${CONNECTIONS} connections, ${SECONDS}s`}; run ${new Date().toISOString()}`)
+say(`Machine: ${cpu}, ${cpus().length} cores, ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM; Bun ${Bun.version}; load generator: ${generatorName()}; run ${new Date().toISOString()}`)
 say('')
 say('| measure | figure | target | met |')
 say('|---|---|---|---|')
@@ -231,3 +179,7 @@ if (doc.includes(start) && doc.includes(end)) {
 const deliveryTable = deliveryRows(delivery)
 for (const row of deliveryTable) console.log(row)
 writeDeliveryFigures(deliveryTable, `${out[0]} (delivery figures of the same run)`)
+// Last: its own servers and a PostgreSQL cluster, which would disturb the figures above.
+const scaleOutTable = scaleOutRows(await scaleOutBench())
+for (const row of scaleOutTable) console.log(row)
+writeScaleOutFigures(scaleOutTable, scaleOutHeader('(scale-out figures of the same `bun run bench`)'))
