@@ -5,7 +5,7 @@
 // (fsync and synchronous commit on), as a server would. Figures go to docs/performance.md
 // between the scale-out markers.
 import { SQL } from 'bun'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
@@ -237,8 +237,8 @@ export const scaleOutHeader = (note: string) => `Machine: ${cpus()[0]?.model ?? 
 
 function postgresVersion(): string {
   for (const version of ['17', '16', '15', '14']) {
-    const result = Bun.spawnSync([`/usr/lib/postgresql/${version}/bin/postgres`, '--version'])
-    if (result.exitCode === 0) return result.stdout.toString().trim().split(' ').at(-1) ?? version
+    const binary = `/usr/lib/postgresql/${version}/bin/postgres`
+    if (existsSync(binary)) return Bun.spawnSync([binary, '--version']).stdout.toString().trim().split(' ').at(-1) ?? version
   }
   return 'unknown'
 }
