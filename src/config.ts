@@ -285,17 +285,22 @@ export function maskUrlPassword(url: string): string {
 
 /** DATABASE_URL parsed once: a PostgreSQL URL with a host and a database name. */
 function checkedDatabaseUrl(raw: string | undefined): string | null {
-  if (raw === undefined) return null
+  return raw === undefined ? null : checkPostgresUrl(raw, 'DATABASE_URL')
+}
+
+/** A PostgreSQL URL with a host and one database name (DATABASE_URL, `db copy --to`); throws ConfigError naming `variable`. */
+export function checkPostgresUrl(raw: string, variable: string): string {
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError(variable, `must be a postgres:// URL (got ${JSON.stringify(maskUrlPassword(raw))})`)
   let url: URL
   try {
     url = new URL(raw)
   } catch {
-    throw new ConfigError('DATABASE_URL', `not a URL (got ${JSON.stringify(maskUrlPassword(raw))}); expected postgres://user:password@host:port/database`)
+    throw new ConfigError(variable, `not a URL (got ${JSON.stringify(maskUrlPassword(raw))}); expected postgres://user:password@host:port/database`)
   }
   const masked = JSON.stringify(maskUrlPassword(raw))
-  if (!url.hostname) throw new ConfigError('DATABASE_URL', `names no host (got ${masked})`)
-  if (url.port && (Number(url.port) < 1 || Number(url.port) > 65535)) throw new ConfigError('DATABASE_URL', `port out of range (got ${masked})`)
-  if (url.pathname.length <= 1 || url.pathname.slice(1).includes('/')) throw new ConfigError('DATABASE_URL', `must name one database after the host, as in postgres://user:password@host:5432/openbell (got ${masked})`)
+  if (!url.hostname) throw new ConfigError(variable, `names no host (got ${masked})`)
+  if (url.port && (Number(url.port) < 1 || Number(url.port) > 65535)) throw new ConfigError(variable, `port out of range (got ${masked})`)
+  if (url.pathname.length <= 1 || url.pathname.slice(1).includes('/')) throw new ConfigError(variable, `must name one database after the host, as in postgres://user:password@host:5432/openbell (got ${masked})`)
   return raw
 }
 

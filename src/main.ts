@@ -9,7 +9,8 @@ import { buildApp } from './app'
 import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
 import { runHealthcheck } from './cli/healthcheck'
-import { openBackend, type OpenedBackend } from './wiring/open'
+import { openBackend, openSqlite, type OpenedBackend } from './wiring/open'
+import { existsSync } from 'node:fs'
 import { PostgresIncomplete } from './wiring/postgres'
 import { DatabaseUnavailable } from './store/postgres'
 import { SigningKeyMismatch } from './store/key-record'
@@ -23,6 +24,7 @@ import { runBackupCommand } from './cli/backup'
 import { USAGE } from './cli/usage'
 import { runMailCommand } from './cli/mail'
 import { startAccountJobs } from './accounts/jobs'
+import { runDbCommand } from './cli/db-copy'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
 process.env.TZ = 'UTC'
@@ -144,6 +146,19 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === undefined || command === 'serve') return serve()
   if (command === 'calendars') process.exit(runCalendarsCommand(rest, configOrExit().schedulesDir))
+  if (command === 'db') {
+    const config = configOrExit()
+    const log = createLogger('warn')
+    // The source is always the SQLite file the service used (DATA_DIR / DATABASE_PATH), never created here.
+    const openSource = () => {
+      console.error(`database: ${config.databasePath}`)
+      if (existsSync(config.databasePath)) return openSqlite(config.databasePath, log)
+      console.error(`error: there is no database at ${config.databasePath}; point DATA_DIR (or DATABASE_PATH) at the directory the service used`)
+      return null
+    }
+    const status = process.stdout.isTTY ? (line: string) => void process.stdout.write(`\r\x1b[K${line}`) : null
+    process.exit(await runDbCommand(rest, { out: (line) => console.log(line), err: (line) => console.error(line), status, now: () => Date.now(), openSource }))
+  }
   if (command === 'keys' || command === 'overrides' || command === 'backup' || command === 'mail') {
     const config = configOrExit()
     const log = createLogger('warn')

@@ -37,6 +37,30 @@ CREATE TRIGGER audit_log_prune_only BEFORE UPDATE ON audit_log FOR EACH ROW
   EXECUTE FUNCTION openbell_refuse('audit_log is append-only; only receipt_json may be pruned');
 CREATE TABLE audit_sequence (id INTEGER PRIMARY KEY CHECK (id = 1), next_seq BIGINT NOT NULL, sealed_through TEXT COLLATE "C");
 INSERT INTO audit_sequence (id, next_seq, sealed_through) VALUES (1, 1, NULL);
+-- One batch in one round trip: lock the position row, refuse a sealed day (SQLSTATE OB001, the
+-- message is the last sealed day), insert the rows (a JSON array of objects, in log order) at
+-- consecutive positions, move the position on. Called as one statement, so it commits (and
+-- releases the lock) with that statement. JSON, not one array per column: the client makes it
+-- with one JSON.stringify, a third less of its CPU per row than encoding twelve text arrays.
+CREATE FUNCTION openbell_audit_append(batch text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  base bigint;
+  sealed text;
+  added bigint;
+BEGIN
+  SELECT next_seq, sealed_through INTO base, sealed FROM audit_sequence WHERE id = 1 FOR UPDATE;
+  IF sealed IS NOT NULL AND EXISTS (SELECT 1 FROM json_array_elements(batch::json) AS e WHERE (e->>'day') COLLATE "C" <= sealed) THEN
+    RAISE EXCEPTION USING ERRCODE = 'OB001', MESSAGE = sealed;
+  END IF;
+  INSERT INTO audit_log (seq, receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, client_ref, receipt_json)
+    SELECT base + r.ord - 1, r.receipt_id, r.day, r.mic, r.status, r.source, r.issued_at, r.schema_version, r.surface, r.key_hash, r.payment_ref, r.client_ref, r.receipt_json
+    FROM ROWS FROM (json_to_recordset(batch::json) AS (receipt_id text, day text, mic text, status text, source text, issued_at text, schema_version text, surface text,
+      key_hash text, payment_ref text, client_ref text, receipt_json text)) WITH ORDINALITY AS r(receipt_id, day, mic, status, source, issued_at, schema_version, surface,
+      key_hash, payment_ref, client_ref, receipt_json, ord);
+  GET DIAGNOSTICS added = ROW_COUNT;
+  UPDATE audit_sequence SET next_seq = base + added WHERE id = 1;
+  RETURN base;
+END $$;
 CREATE TABLE audit_digests (
   date TEXT COLLATE "C" PRIMARY KEY,
   total_receipts_issued INTEGER NOT NULL,

@@ -1,9 +1,10 @@
 // The audit trail on PostgreSQL (src/audit/store.ts says what each method does).
 //
-// One log order across nodes: a batch takes the one row of audit_sequence FOR UPDATE, reads the
+// One log order across nodes: a batch is one call of openbell_audit_append (schema-postgres.ts),
+// one statement and one round trip: it takes the one row of audit_sequence FOR UPDATE, reads the
 // next log position and the last sealed day from it, inserts its rows at consecutive positions
-// with one multi-row INSERT (unnest of one array per column: one statement text for any batch
-// size) and moves the position on, then commits; the row lock is held until the commit. So
+// with one multi-row INSERT (from one JSON array of the rows) and moves the position on; the
+// statement commits, and the row lock is held until then. So
 // positions are gapless and a batch committed later has higher positions, on any node: every
 // node sees a prefix of the log, the day trees it caches never change under it, and the digest
 // and proofs are the same whichever node answers. The sealer takes the same row lock to count
@@ -13,10 +14,13 @@
 // a node still writing the day cannot keep changing the count under it.
 import type { SQL } from 'bun'
 import { addDays } from './dates'
+import { sqlState } from '../store/postgres'
 import { SealedDayError, type AuditRow, type AuditStore, type BlockRow, type DigestRow, type IdRow, type KeyReceiptQuery } from './store'
 
 const COLUMNS = ['receipt_id', 'day', 'mic', 'status', 'source', 'issued_at', 'schema_version', 'surface', 'key_hash', 'payment_ref', 'client_ref', 'receipt_json'] as const
 const ROW_COLUMNS = COLUMNS.join(', ')
+/** openbell_audit_append's refusal of a batch with a row on a sealed day (its message: that day). */
+const SEALED_DAY = 'OB001'
 const DIGEST_COLUMNS = 'date, total_receipts_issued, exchanges_attested, merkle_root, previous_day_merkle_root, chain_length, computed_at, signed_json'
 
 // ORDER BY audit_log.seq, not seq: where `seq::float8 AS seq` is selected, a bare `seq` in ORDER BY
@@ -51,20 +55,12 @@ export function postgresAuditStore(sql: SQL): AuditStore {
 
   return {
     async insertBatch(rows) {
-      await sql.begin(async (tx) => {
-        const position = (await one<{ next_seq: number; sealed_through: string | null }>(tx`SELECT next_seq::float8 AS next_seq, sealed_through FROM audit_sequence WHERE id = 1 FOR UPDATE`))!
-        const sealed = position.sealed_through
-        if (sealed !== null && rows.some((row) => row.day <= sealed)) throw new SealedDayError(sealed)
-        const column = (name: (typeof COLUMNS)[number]) => rows.map((row) => row[name])
-        await tx`WITH logged AS (
-            INSERT INTO audit_log (seq, ${sql.unsafe(ROW_COLUMNS)})
-            SELECT ${position.next_seq}::bigint + r.ord - 1, r.receipt_id, r.day, r.mic, r.status, r.source, r.issued_at, r.schema_version, r.surface, r.key_hash, r.payment_ref, r.client_ref, r.receipt_json
-            FROM unnest(${column('receipt_id')}::text[], ${column('day')}::text[], ${column('mic')}::text[], ${column('status')}::text[], ${column('source')}::text[], ${column('issued_at')}::text[],
-              ${column('schema_version')}::text[], ${column('surface')}::text[], ${column('key_hash')}::text[], ${column('payment_ref')}::text[], ${column('client_ref')}::text[], ${column('receipt_json')}::text[])
-              WITH ORDINALITY AS r(receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, client_ref, receipt_json, ord)
-            RETURNING 1)
-          UPDATE audit_sequence SET next_seq = ${position.next_seq + rows.length}::bigint WHERE id = 1`
-      })
+      try {
+        await sql`SELECT openbell_audit_append(${JSON.stringify(rows)})`
+      } catch (error) {
+        if (sqlState(error) === SEALED_DAY) throw new SealedDayError((error as Error).message)
+        throw error
+      }
     },
     async dayIds(day, afterSeq, limit) {
       return (await sql`SELECT seq::float8 AS seq, receipt_id FROM audit_log WHERE day = ${day} AND seq > ${afterSeq} ORDER BY audit_log.seq LIMIT ${limit}`) as IdRow[]

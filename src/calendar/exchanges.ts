@@ -57,6 +57,12 @@ export const EXCHANGES = [
   { mic: 'XTAI', name: 'Taiwan Stock Exchange', country: 'TW', currency: 'TWD', timezone: 'Asia/Taipei', region: 'Asia-Pacific' },
   { mic: 'XTSE', name: 'Toronto Stock Exchange', country: 'CA', currency: 'CAD', timezone: 'America/Toronto', region: 'Americas' },
   { mic: 'XMEX', name: 'Bolsa Mexicana de Valores', country: 'MX', currency: 'MXN', timezone: 'America/Mexico_City', region: 'Americas' },
+  { mic: 'XETR', name: 'Deutsche Börse Xetra', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
+  { mic: 'XMAD', name: 'BME Spanish Exchanges (SIBE)', country: 'ES', currency: 'EUR', timezone: 'Europe/Madrid', region: 'Europe' },
+  { mic: 'XOSL', name: 'Euronext Oslo Børs', country: 'NO', currency: 'NOK', timezone: 'Europe/Oslo', region: 'Europe' },
+  { mic: 'XCSE', name: 'Nasdaq Copenhagen', country: 'DK', currency: 'DKK', timezone: 'Europe/Copenhagen', region: 'Europe' },
+  { mic: 'XWBO', name: 'Wiener Börse', country: 'AT', currency: 'EUR', timezone: 'Europe/Vienna', region: 'Europe' },
+  { mic: 'XTAE', name: 'Tel Aviv Stock Exchange', country: 'IL', currency: 'ILS', timezone: 'Asia/Jerusalem', region: 'Middle East & Africa' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']

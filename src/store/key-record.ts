@@ -8,9 +8,14 @@ import type { Database } from 'bun:sqlite'
 export interface RecordedKey {
   key_id: string
   public_key: string
+  valid_from: string
+  valid_until: string | null
   recorded_at: string
   recorded_by: string
 }
+
+/** What /v5/keys publishes of the key: all of it must be the same on every node. */
+const PUBLISHED = ['public_key', 'key_id', 'valid_from', 'valid_until'] as const
 
 export interface KeyRecordStore {
   /** Records `key` unless one is recorded; returns the recorded one. */
@@ -19,16 +24,18 @@ export interface KeyRecordStore {
   replace(key: RecordedKey): Promise<void>
 }
 
-/** A node refused to start: its key is not the one the database records. */
+/** A node refused to start: its key (or what /v5/keys would say of it) is not the one the database records. */
 export class SigningKeyMismatch extends Error {
   constructor(
     readonly recorded: RecordedKey,
-    readonly mine: { key_id: string; public_key: string },
+    readonly mine: RecordedKey,
   ) {
+    const differs = PUBLISHED.filter((field) => recorded[field] !== mine[field])
+    const show = (key: RecordedKey) => `key ${key.key_id} (public key ${key.public_key.slice(0, 16)}…, valid from ${key.valid_from}${key.valid_until ? ` until ${key.valid_until}` : ''})`
     super(
-      `this node signs with key ${mine.key_id} (public key ${mine.public_key.slice(0, 16)}…) but the database records key ${recorded.key_id} ` +
-        `(public key ${recorded.public_key.slice(0, 16)}…, recorded by node ${recorded.recorded_by} at ${recorded.recorded_at}). ` +
-        'Every node must sign with the same key: give this node the same SIGNING_KEY_FILE (or SIGNING_KEY) and PUBLIC_KEY_ID as the others',
+      `this node signs with ${show(mine)} but the database records ${show(recorded)}, recorded by node ${recorded.recorded_by} at ${recorded.recorded_at}; ` +
+        `they differ in ${differs.join(', ')}. Every node must sign with the same key and publish it the same way: give this node the same ` +
+        'SIGNING_KEY_FILE (or SIGNING_KEY), PUBLIC_KEY_ID, KEY_VALID_FROM and KEY_VALID_UNTIL as the others',
     )
     this.name = 'SigningKeyMismatch'
   }
@@ -38,18 +45,21 @@ export class SigningKeyMismatch extends Error {
 export async function checkSigningKey(store: KeyRecordStore, backend: 'sqlite' | 'postgres', mine: RecordedKey): Promise<void> {
   if (backend === 'sqlite') return store.replace(mine)
   const recorded = await store.recordIfMissing(mine)
-  // The key id too: receipts name it and /v5/keys publishes it, so it must be the same on every node.
-  if (recorded.public_key !== mine.public_key || recorded.key_id !== mine.key_id) throw new SigningKeyMismatch(recorded, mine)
+  if (PUBLISHED.some((field) => recorded[field] !== mine[field])) throw new SigningKeyMismatch(recorded, mine)
 }
 
+export const COLUMNS = 'key_id, public_key, valid_from, valid_until, recorded_at, recorded_by'
+
 export function sqliteKeyRecordStore(db: Database): KeyRecordStore {
-  const insert = db.query('INSERT INTO signing_key (id, key_id, public_key, recorded_at, recorded_by) VALUES (1, $key_id, $public_key, $recorded_at, $recorded_by) ON CONFLICT (id) DO NOTHING')
+  const insert = db.query(`INSERT INTO signing_key (id, ${COLUMNS}) VALUES (1, $key_id, $public_key, $valid_from, $valid_until, $recorded_at, $recorded_by) ON CONFLICT (id) DO NOTHING`)
   const upsert = db.query(
-    `INSERT INTO signing_key (id, key_id, public_key, recorded_at, recorded_by) VALUES (1, $key_id, $public_key, $recorded_at, $recorded_by)
-     ON CONFLICT (id) DO UPDATE SET key_id = excluded.key_id, public_key = excluded.public_key, recorded_at = excluded.recorded_at, recorded_by = excluded.recorded_by
-     WHERE signing_key.public_key <> excluded.public_key OR signing_key.key_id <> excluded.key_id`,
+    `INSERT INTO signing_key (id, ${COLUMNS}) VALUES (1, $key_id, $public_key, $valid_from, $valid_until, $recorded_at, $recorded_by)
+     ON CONFLICT (id) DO UPDATE SET key_id = excluded.key_id, public_key = excluded.public_key, valid_from = excluded.valid_from, valid_until = excluded.valid_until,
+       recorded_at = excluded.recorded_at, recorded_by = excluded.recorded_by
+     WHERE signing_key.public_key <> excluded.public_key OR signing_key.key_id <> excluded.key_id OR signing_key.valid_from <> excluded.valid_from
+       OR signing_key.valid_until IS NOT excluded.valid_until`,
   )
-  const read = db.query('SELECT key_id, public_key, recorded_at, recorded_by FROM signing_key WHERE id = 1')
+  const read = db.query(`SELECT ${COLUMNS} FROM signing_key WHERE id = 1`)
   return {
     async recordIfMissing(key) {
       insert.run({ ...key })

@@ -1,34 +1,24 @@
 // The kernel's own tables (migration 40), in both dialects: job leases, and the public key every
-// node of one database signs with.
+// node of one database signs with. Epoch milliseconds need BIGINT on PostgreSQL (INTEGER is
+// 64-bit on SQLite); text sorted or compared is COLLATE "C" there.
 
-export const STORE_SCHEMA_V40 = `
+const tables = (epoch: string, key: string, withoutRowid: string) => `
 CREATE TABLE job_leases (
-  name TEXT PRIMARY KEY,
+  name ${key} PRIMARY KEY,
   holder TEXT NOT NULL,
-  acquired_at INTEGER NOT NULL,
-  expires_at INTEGER NOT NULL
-) WITHOUT ROWID;
+  acquired_at ${epoch} NOT NULL,
+  expires_at ${epoch} NOT NULL
+)${withoutRowid};
 CREATE TABLE signing_key (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   key_id TEXT NOT NULL,
   public_key TEXT NOT NULL CHECK (length(public_key) = 64),
+  valid_from TEXT NOT NULL,
+  valid_until TEXT,
   recorded_at TEXT NOT NULL,
   recorded_by TEXT NOT NULL
 );
 `
 
-export const STORE_SCHEMA_V40_POSTGRES = `
-CREATE TABLE job_leases (
-  name TEXT COLLATE "C" PRIMARY KEY,
-  holder TEXT NOT NULL,
-  acquired_at BIGINT NOT NULL,
-  expires_at BIGINT NOT NULL
-);
-CREATE TABLE signing_key (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  key_id TEXT NOT NULL,
-  public_key TEXT NOT NULL CHECK (length(public_key) = 64),
-  recorded_at TEXT NOT NULL,
-  recorded_by TEXT NOT NULL
-);
-`
+export const STORE_SCHEMA_V40 = tables('INTEGER', 'TEXT', ' WITHOUT ROWID')
+export const STORE_SCHEMA_V40_POSTGRES = tables('BIGINT', 'TEXT COLLATE "C"', '')

@@ -10,8 +10,9 @@ import { applyMigrations } from '../store/migrate'
 import { MIGRATIONS } from '../store/migrations'
 import { openPostgres } from '../store/postgres'
 import { applyPostgresMigrations } from '../store/postgres-migrate'
-import { checkSigningKey } from '../store/key-record'
-import { assembleDeps, type AssembleOptions } from './assemble'
+import { checkSigningKey, sqliteKeyRecordStore, type KeyRecordStore } from '../store/key-record'
+import { postgresKeyRecordStore } from '../store/key-record-postgres'
+import { assembleDeps } from './assemble'
 import { sqliteStores, SQLITE_OPTIONS } from './sqlite'
 import { postgresStores } from './postgres'
 import type { Stores } from './stores'
@@ -36,41 +37,40 @@ export function openSqlite(path: string, log: DepsParts['log']): Database {
  */
 export async function openBackend(parts: DepsParts): Promise<OpenedBackend> {
   const { config, log, signer } = parts
-  let stores: Stores
-  let options: AssembleOptions = {}
-  let close: () => Promise<void>
+  // Before anything else is built: a node with another key must not start at all.
+  const checkKey = async (store: KeyRecordStore, backend: Stores['backend']) => {
+    if (!signer.online || !signer.key) return
+    const key = signer.key
+    await checkSigningKey(store, backend, { key_id: key.keyId, public_key: key.publicKeyHex, valid_from: key.validFrom, valid_until: key.validUntil, recorded_at: new Date(parts.clock.now()).toISOString(), recorded_by: config.nodeId })
+  }
   if (config.databaseUrl) {
     const sql = await openPostgres(config.databaseUrl)
-    close = () => sql.close()
     try {
       const applied = await applyPostgresMigrations(sql, MIGRATIONS)
       if (applied.length) log.info('database migrated', { database: maskUrlPassword(config.databaseUrl), applied })
-      stores = postgresStores(sql, config, log)
-      close = async () => {
+      await checkKey(postgresKeyRecordStore(sql), 'postgres')
+      const stores = postgresStores(sql, config, log)
+      const close = async () => {
         await stores.close()
         await sql.close()
       }
+      return { deps: assembleDeps(parts, stores), close }
     } catch (error) {
-      await close().catch(() => {})
-      throw error
-    }
-  } else {
-    const db = openSqlite(config.databasePath, log)
-    const stopCheckpoints = startCheckpoints(db, config.databasePath, log)
-    close = async () => {
-      await stopCheckpoints()
-      db.close()
-    }
-    stores = sqliteStores(db, config)
-    options = SQLITE_OPTIONS
-  }
-  if (signer.online && signer.key) {
-    try {
-      await checkSigningKey(stores.keyRecord, stores.backend, { key_id: signer.key.keyId, public_key: signer.key.publicKeyHex, recorded_at: new Date(parts.clock.now()).toISOString(), recorded_by: config.nodeId })
-    } catch (error) {
-      await close().catch(() => {})
+      await sql.close().catch(() => {})
       throw error
     }
   }
-  return { deps: assembleDeps(parts, stores, {}, options), close }
+  const db = openSqlite(config.databasePath, log)
+  try {
+    await checkKey(sqliteKeyRecordStore(db), 'sqlite')
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  const stopCheckpoints = startCheckpoints(db, config.databasePath, log)
+  const close = async () => {
+    await stopCheckpoints()
+    db.close()
+  }
+  return { deps: assembleDeps(parts, sqliteStores(db, config), {}, SQLITE_OPTIONS), close }
 }

@@ -10,6 +10,8 @@ import { postgresAuditStore } from '../../src/audit/store-postgres'
 import { AuditLog } from '../../src/audit/log'
 import { DayTrees } from '../../src/audit/day-tree'
 import { memoryLogger } from '../../src/log'
+import { DigestSealer, STARTED_ON } from '../../src/audit/sealer'
+import { FakeClock, testSigner } from '../helpers/app'
 import { forEachBackend, type TestBackend } from '../helpers/backends'
 
 const DAY = '2026-11-24'
@@ -217,5 +219,24 @@ forEachBackend('audit store', (fresh) => {
       return { index, path: await trees.path(DAY, tree, index) }
     }))
     expect(proofs[0]).toEqual(proofs[1]!)
+  }, 60_000)
+
+  test('two nodes sealing the same day at once: one digest, the same on both; their later rows of the day are refused', async () => {
+    const db = await fresh()
+    const stores = [nodeStore(db), nodeStore(db)]
+    await stores[0]!.setStateIfMissing(STARTED_ON, DAY)
+    const logs = stores.map((store) => new AuditLog(store, memoryLogger()))
+    await Promise.all(Array.from({ length: 2500 }, (_, i) => logs[i % 2]!.append([row(DAY)])))
+    const clock = new FakeClock(Date.parse(`${NEXT}T00:01:00.000Z`))
+    const sealers = logs.map((audit) => new DigestSealer({ audit, trees: new DayTrees(audit.store), signer: testSigner(), issuer: 'oracle.test', clock, log: memoryLogger() }))
+    const sealed = await Promise.all(sealers.map((sealer) => sealer.tick().catch((error: Error) => error.message)))
+    // One of them sealed it; the other sealed it too or found it sealed (its own insert saw the digest).
+    expect(sealed.some((dates) => Array.isArray(dates) && dates.includes(DAY))).toBe(true)
+    const digests = await Promise.all(stores.map((store) => store.digest(DAY)))
+    expect(digests[0]).toEqual(digests[1]!)
+    expect(digests[0]!.total_receipts_issued).toBe(2500)
+    expect((await stores[1]!.latestDigests(5)).length).toBe(1)
+    for (const audit of logs) await expect(audit.append([row(DAY)])).rejects.toMatchObject({ status: 503, errorCode: 'AUDIT_LOG_UNAVAILABLE' })
+    expect(await stores[0]!.dayCount(DAY)).toBe(2500)
   }, 60_000)
 })

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'bun:test'
 import { phaseAt } from '../../src/calendar/engine'
 // statusAt through the listed-day check: each fact is also checked against the day /v5/calendar lists.
 import { statusAt } from '../helpers/listed-days'
-import { dateOfDayNumber, dayNumber } from '../../src/calendar/zone'
+import { testWalkWithoutUnknown } from '../helpers/calendar-facts'
 import { localInstant, repoCalendar as calendarOf } from '../helpers/venue-time'
 
 const localStatus = (mic: string, date: string, time: string) => statusAt(calendarOf(mic), localInstant(mic, date, time))
@@ -186,23 +186,6 @@ describe('trading phases (issue 20) at known instants', () => {
 const VENUES = ['XAMS', 'XBRU', 'XLIS', 'XDUB', 'XPAR', 'XMIL', 'XLON', 'XSWX', 'XSTO', 'XHEL']
 
 describe('every day of 2027 and 2028 answers from the calendar', () => {
-  for (const mic of VENUES) {
-    test(`${mic}: covered to 2028-12-31, nothing provisional, OPEN or CLOSED at 03:00, 12:00 and 16:00 local`, () => {
-      const calendar = calendarOf(mic)
-      expect(calendar.coverageTo).toBe('2028-12-31')
-      expect(Object.keys(calendar.file.provisional ?? {})).toEqual([])
-      const unknown: string[] = []
-      let open = 0
-      for (let day = dayNumber('2027-01-01'); day <= dayNumber('2028-12-31'); day++) {
-        for (const time of ['03:00', '12:00', '16:00']) {
-          const { status } = localStatus(mic, dateOfDayNumber(day), time)
-          if (status === 'UNKNOWN') unknown.push(`${dateOfDayNumber(day)} ${time}`)
-          if (status === 'OPEN') open++
-        }
-      }
-      expect(unknown).toEqual([])
-      // Roughly 250 trading days a year at noon (and 16:00 where the session runs that late).
-      expect(open).toBeGreaterThan(2 * 240)
-    })
-  }
+  // Roughly 250 trading days a year at noon (and 16:00 where the session runs that late).
+  testWalkWithoutUnknown(VENUES, '2027-01-01', '2028-12-31', 2 * 240)
 })

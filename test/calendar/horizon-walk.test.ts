@@ -9,7 +9,7 @@ import { dateOfDayNumber, dayNumber, localToUtc } from '../../src/calendar/zone'
 import { sharedCalendars } from '../helpers/app'
 
 const FIRST_DAY = '2026-11-23'
-const LAST_DAY = process.env.HORIZON_LAST_DAY ?? '2027-12-31'
+const LAST_DAY = process.env.HORIZON_LAST_DAY ?? '2028-12-31'
 /** Local wall times (minutes after midnight): night, morning, midday, afternoon, evening. */
 const LOCAL_TIMES = [3 * 60, 9 * 60 + 45, 12 * 60 + 15, 15 * 60, 20 * 60]
 

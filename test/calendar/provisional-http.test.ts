@@ -1,5 +1,5 @@
 // Issue 9 over HTTP: /v5/health over the shipped calendars shows no venue past its coverage and
-// no coverage ending before 2027-12-31; /v5/schedule and /v5/historical report a provisional day
+// no coverage ending before 2028-12-31 (every venue through 2028 since issue 25); /v5/schedule and /v5/historical report a provisional day
 // (UNKNOWN with the reason, next open/close across it flagged, the rule named).
 import { afterAll, describe, expect, test } from 'bun:test'
 import { startCalendarJobs } from '../../src/calendar/jobs'
@@ -50,17 +50,17 @@ describe('/v5/health over the shipped calendars', () => {
     expect(new Set(logged)).toEqual(named)
   })
 
-  test('90 days before 2028: the alarm names each venue whose coverage ends soon, and none ends before 2027-12-31', async () => {
-    const warnings = await warningsAt('2027-10-15T12:00:00Z')
+  test('90 days before 2029: the alarm names each venue whose coverage ends soon, and none ends before 2028-12-31', async () => {
+    const warnings = await warningsAt('2028-10-15T12:00:00Z')
     expect(warnings.filter((w) => w.problem === 'coverage_ended' || w.problem === 'no_valid_calendar')).toEqual([])
     const endingSoon = warnings.filter((w) => w.problem === 'coverage_ends_soon')
     expect(endingSoon.length).toBeGreaterThan(0)
-    for (const warning of endingSoon) expect([warning.mic, warning.coverage_to! >= '2027-12-31']).toEqual([warning.mic, true])
+    for (const warning of endingSoon) expect([warning.mic, warning.coverage_to! >= '2028-12-31']).toEqual([warning.mic, true])
     // Every calendared venue either warns with its coverage end or covers beyond the window.
     for (const mic of SUPPORTED_MICS) {
       const calendar = deps.calendars.calendar(mic)!
       if (calendar.alwaysOpen) continue
-      expect([mic, calendar.coverageTo! >= '2027-12-31']).toEqual([mic, true])
+      expect([mic, calendar.coverageTo! >= '2028-12-31']).toEqual([mic, true])
     }
   })
 })

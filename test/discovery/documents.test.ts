@@ -157,7 +157,7 @@ describe('/.well-known/agent.json', () => {
   test('spec_version moves with the content: the recorded hash of the content for a fixed configuration matches', () => {
     // When this fails, the document's content changed: set AGENT_METADATA_VERSION to today's date
     // and record the new hash here.
-    const recorded = { version: '2026-11-25', sha256: 'daf60d581144c39e55016b7dfaddf5c48370a3e13a4f19f06564389eecdf98c7' }
+    const recorded = { version: '2026-11-25', sha256: '64d3d4e811bc5116d356933e09ab86ba1bddfdba1e7b349db9c7b947b0134bc3' }
     const config = loadConfig({ ISSUER: 'oracle.test', DATA_DIR: '/nonexistent' })
     // Every capability's route served (the set a complete build serves).
     const served = new Set(['/v5/batch', '/v1/safe-to-trade', '/v5/stream', '/v5/webhooks/subscribe', '/v5/audit/digest', '/v1/witness/checkpoints', '/v5/calendar', '/oauth/token'])

@@ -1,0 +1,133 @@
+// `openbell db copy --to postgres://…`: a SQLite installation with keys, a sealed day, receipts of
+// today, witness rows and an override goes into an empty PostgreSQL database; counts and roots
+// verified; an interrupted copy resumes; a non-empty target and a running service are refused;
+// progress is shown on a terminal and as plain lines otherwise.
+import type { Database } from 'bun:sqlite'
+import { describe, expect, test } from 'bun:test'
+import { randomUUID } from 'node:crypto'
+import { resolve } from 'node:path'
+import { runDbCommand, type DbCommandIo } from '../../src/cli/db-copy'
+import { issueKey } from '../../src/accounts/keys'
+import { sqliteAuditStore, type AuditRow } from '../../src/audit/store'
+import { postgresAuditStore } from '../../src/audit/store-postgres'
+import { DayTrees } from '../../src/audit/day-tree'
+import { copyMark } from '../../src/store/copy'
+import { openDatabase } from '../../src/store/database'
+import { makeTestApp } from '../helpers/app'
+import { dropAfterAll, emptyDatabase } from '../helpers/postgres'
+
+const track = dropAfterAll()
+const TODAY = '2026-03-10'
+
+const row = (day: string): AuditRow => {
+  const id = randomUUID()
+  return { receipt_id: id, day, mic: 'XNYS', status: 'OPEN', source: 'SCHEDULE', issued_at: `${day}T15:00:00.000Z`, schema_version: '5.0', surface: '/v5/status', key_hash: null, payment_ref: null, client_ref: 'copy-test', receipt_json: JSON.stringify({ receipt_id: id }) }
+}
+
+/** A SQLite installation with something in most tables: 3 keys, 5,000 receipts of a sealed day, 2,500 of today. */
+async function installation() {
+  const harness = makeTestApp({ now: '2026-03-09T12:00:00.000Z', fileDatabase: true })
+  await harness.deps.auditTrail.sealer.startedOn()
+  for (const plan of ['free', 'pro', 'builder'] as const) await issueKey(harness.deps.accounts, { plan, now: new Date(harness.clock.now()) })
+  const store = sqliteAuditStore(harness.db)
+  for (let i = 0; i < 5; i++) await store.insertBatch(Array.from({ length: 1000 }, () => row('2026-03-09')))
+  harness.clock.set(`${TODAY}T00:01:00.000Z`)
+  expect(await harness.deps.auditTrail.sealer.tick()).toEqual(['2026-03-09'])
+  for (let i = 0; i < 5; i++) await store.insertBatch(Array.from({ length: 500 }, () => row(TODAY)))
+  await harness.json('/v5/admin/override', { method: 'POST', headers: { 'content-type': 'application/json', 'x-oracle-key': 'admin-test-key-0123456789abcdef' }, body: JSON.stringify({ mic: 'XLON', status: 'HALTED', reason: 'copy test', expires_at: `${TODAY}T20:00:00Z` }) })
+  return harness
+}
+
+function io(db: () => Database | null, options: { tty?: boolean; stepMs?: number; failOn?: (line: string) => boolean } = {}) {
+  const lines: string[] = []
+  const status: string[] = []
+  let now = Date.parse(`${TODAY}T12:00:00.000Z`)
+  const value: DbCommandIo = {
+    out: (line) => {
+      if (options.failOn?.(line)) throw new Error('interrupted (test)')
+      lines.push(line)
+    },
+    err: (line) => lines.push(`ERR ${line}`),
+    status: options.tty ? (line) => void status.push(line) : null,
+    now: () => (now += options.stepMs ?? 1),
+    openSource: db,
+  }
+  return { io: value, lines, status }
+}
+
+describe('db copy', () => {
+  test('copies everything, verifies counts and roots, and the nodes carry on where SQLite stopped', async () => {
+    const harness = await installation()
+    const target = track(await emptyDatabase('copy'))
+    const source = () => openDatabase(harness.config.databasePath)
+    const run = io(source, { stepMs: 1500 })
+    expect(await runDbCommand(['copy', '--to', target.url], run.io)).toBe(0)
+    expect(run.lines.some((line) => line.startsWith('verified: '))).toBe(true)
+    // Plain progress lines (not a terminal): table, rows of total, rate, time left.
+    expect(run.lines.some((line) => /^audit_log: [\d,]+ of 7,500 rows, [\d,]+ rows\/s, about \d+ s left$/.test(line))).toBe(true)
+    expect(run.lines.some((line) => /^audit_log: 7,500 of 7,500 rows, [\d,]+ rows\/s, done$/.test(line))).toBe(true)
+    // Run again: verified again, nothing doubled.
+    const again = io(source)
+    expect(await runDbCommand(['copy', '--to', target.url], again.io)).toBe(0)
+    expect(again.lines[1]).toContain('already holds a finished copy')
+    const pg = postgresAuditStore(target.sql)
+    expect(await pg.dayCount(TODAY)).toBe(2500)
+    expect((await new DayTrees(pg).tree(TODAY)).rootHex).toBe((await new DayTrees(sqliteAuditStore(harness.db)).tree(TODAY)).rootHex)
+    expect((await pg.digest('2026-03-09'))!.merkle_root).toBe((await harness.deps.audit.store.digest('2026-03-09'))!.merkle_root)
+    // The log goes on at the next position; a row of the sealed day is refused.
+    await pg.insertBatch([row(TODAY)])
+    expect((await pg.dayIds(TODAY, 0, 3000)).at(-1)!.seq).toBe(7501)
+    await expect(pg.insertBatch([row('2026-03-09')])).rejects.toThrow(/sealed/)
+    // Identities go on after the copied ids; the first start is the SQLite installation's.
+    const [key] = (await target.sql`INSERT INTO api_keys (key_hash, key_prefix, class, plan, created_at) VALUES (${'f'.repeat(64)}, 'svc_free_ffffffff', 'free', 'free', ${`${TODAY}T12:00:00.000Z`}) RETURNING id`) as { id: number }[]
+    expect(key!.id).toBe(4)
+    const [first] = (await target.sql`SELECT value FROM installation WHERE name = 'first_started_at'`) as { value: string }[]
+    expect(first!.value).toBe((harness.db.query(`SELECT value FROM installation`).get() as { value: string }).value)
+    expect(await copyMark(target.sql)).toContain(': done at ')
+  }, 120_000)
+
+  test('an interrupted copy resumes where it stopped; progress on a terminal rewrites one line', async () => {
+    const harness = await installation()
+    const target = track(await emptyDatabase('resume'))
+    const source = () => openDatabase(harness.config.databasePath)
+    // Interrupted in the middle of audit_log (its first progress line past 2,000 rows).
+    const broken = io(source, { stepMs: 6000, failOn: (line) => /^audit_log: [4-9],/.test(line) })
+    await expect(runDbCommand(['copy', '--to', target.url], broken.io)).rejects.toThrow('interrupted')
+    const [partial] = (await target.sql`SELECT count(*)::int AS n FROM audit_log`) as { n: number }[]
+    expect(partial!.n).toBeGreaterThan(0)
+    expect(partial!.n).toBeLessThan(7500)
+    const resumed = io(source, { tty: true })
+    expect(await runDbCommand(['copy', '--to', target.url], resumed.io)).toBe(0)
+    expect(resumed.lines).toContain('resuming an interrupted copy of this installation')
+    expect(resumed.status.some((line) => line.startsWith('audit_log: 7,500 of 7,500 rows') && line.endsWith(', done'))).toBe(true)
+    expect(resumed.lines.some((line) => line.startsWith('verified: '))).toBe(true)
+  }, 120_000)
+
+  test('refused: a target that holds other data, a service still running on the file, a bad --to', async () => {
+    const harness = await installation()
+    const source = () => openDatabase(harness.config.databasePath)
+    const other = track(await emptyDatabase('occupied'))
+    await runDbCommand(['copy', '--to', other.url], io(source).io)
+    const second = await installation()
+    const refused = io(() => openDatabase(second.config.databasePath))
+    expect(await runDbCommand(['copy', '--to', other.url], refused.io)).toBe(1)
+    expect(refused.lines.some((line) => line.includes('is not empty'))).toBe(true)
+
+    const live = harness.db
+    live.run(`INSERT INTO job_leases (name, holder, acquired_at, expires_at) VALUES ('audit-sealer', 'node#${process.pid}.abcdef', 0, ${Number.MAX_SAFE_INTEGER})`)
+    const running = io(source)
+    expect(await runDbCommand(['copy', '--to', track(await emptyDatabase('running')).url], running.io)).toBe(1)
+    expect(running.lines.some((line) => line.includes('the service is running on this database'))).toBe(true)
+
+    const bad = io(source)
+    expect(await runDbCommand(['copy', '--to', 'postgres://u:hunter2@host'], bad.io)).toBe(2)
+    expect(bad.lines.join('\n')).toContain('--to: must name one database')
+    expect(bad.lines.join('\n')).not.toContain('hunter2')
+  }, 120_000)
+
+  test('the command line: wrong arguments print the usage', async () => {
+    const child = Bun.spawn(['bun', resolve(import.meta.dir, '../../src/main.ts'), 'db', 'copy'], { stdout: 'pipe', stderr: 'pipe' })
+    expect(await child.exited).toBe(2)
+    expect(await new Response(child.stderr).text()).toContain('usage: openbell db copy --to postgres://')
+  }, 30_000)
+})
