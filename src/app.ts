@@ -20,7 +20,7 @@ import { safeToTradeRoutes } from './market/routes/safe-to-trade'
 import { verifyRoutes } from './market/routes/verify'
 import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
-import { witnessRoutes } from './witness/routes'
+import { witnessRefusalShape, witnessRoutes } from './witness/routes'
 import { hardeningPlugin } from './http/hardening'
 import { docsRoutes } from './discovery/routes/docs'
 import { indexRoutes } from './discovery/routes/index'
@@ -37,10 +37,13 @@ export { API_VERSION }
 
 export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string; hooks?: unknown }[] = () => []
-  const app = new Elysia({ name: 'openbell' })
+  // standardHostname: Elysia's default cuts the path out of request.url from character 11 on,
+  // assuming a host of at least 4 characters ("http://a.bc/"); with `Host: ab` that start falls
+  // inside the path (issue 24 item 2; docs/operations.md). From character 7 it holds for any host.
+  const app = new Elysia({ name: 'openbell', handler: { standardHostname: false } })
     .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
     .use(corsPlugin())
-    .use(hardeningPlugin())
+    .use(hardeningPlugin({ routes: () => routes(), shape: witnessRefusalShape(deps) }))
     .use(keyRoutes(deps))
     .use(healthRoutes(deps))
     .use(exchangeRoutes(deps))

@@ -78,6 +78,7 @@ export const CONFIG_VARIABLES = {
   FREE_DAILY_LIMIT: { kind: 'integer', default: '500', doc: 'requests per UTC day on /v5/status and /v5/batch for a free key before credits are spent (then 402)', schema: Type.Integer({ minimum: 1 }) },
   FREE_MONTHLY_LIMIT: { kind: 'integer', default: '15000', doc: 'monthly figure reported for free keys by /v5/usage (the daily limit is what is enforced)', schema: Type.Integer({ minimum: 1 }) },
   MCP_ANON_DAILY_LIMIT: { kind: 'integer', default: '10', doc: 'signed receipts per client address and UTC day from the tool endpoint without a bearer token (0 = none)', schema: Type.Integer({ minimum: 0 }) },
+  MCP_ANON_RATE_PER_MINUTE: { kind: 'integer', default: '120', doc: 'JSON-RPC messages per minute per client address on the tool endpoint without a bearer token (each HTTP request counts, a batch counts each element); past it 429 with Retry-After', schema: Type.Integer({ minimum: 1 }) },
   SECURITY_CONTACT: { kind: 'string', doc: 'RFC 9116 contact for /.well-known/security.txt (`mailto:` or `https:` URI); unset = that file answers 404 and the start logs a warning', schema: Type.String({ pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://\\S+)$' }) },
   SHOWCASE_FILE: { kind: 'string', doc: 'JSON file of /v5/showcase entries (an array of objects), editable by the operator; default `showcase.json` in DATA_DIR (missing = empty)', schema: Type.String({ minLength: 1 }) },
   BUILD_INFO_FILE: { kind: 'string', doc: 'JSON the build writes with the test count of the run before it (`tests_passing` of /v5/metrics/public); default `build-info.json` beside the binary (from source: the project root); missing = null', schema: Type.String({ minLength: 1 }) },
@@ -89,6 +90,7 @@ export const CONFIG_VARIABLES = {
   STREAM_INTERVAL_SECONDS: { kind: 'integer', default: '30', doc: 'seconds between signed receipts on /v5/stream (one signature per MIC per tick, shared by every stream of that MIC)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
   WEBHOOK_DISPATCH_INTERVAL_SECONDS: { kind: 'integer', default: '60', doc: 'webhook dispatch cycle in seconds; also the unit of the retry schedule (1, 5, 30, 150, 600 intervals)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: { kind: 'string', default: 'false', doc: '`true` lets webhooks target loopback, private, link-local and metadata addresses (delivery inside the operator network, tests). Default: refused at subscribe and at every delivery', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
+  DURABILITY: { kind: 'string', default: 'process', doc: '`process`: a committed write survives a crash of the process (SQLite synchronous=NORMAL); `power`: it also survives a power loss or kernel crash (synchronous=FULL, an fsync per commit; its cost is in docs/performance.md). SQLite only: PostgreSQL commits are as durable as its server makes them', schema: Type.Union([Type.Literal('process'), Type.Literal('power')]) },
   BODY_TIMEOUT_MS: { kind: 'integer', default: '10000', doc: 'milliseconds a request body may take to arrive; a slower upload gets 408', schema: Type.Integer({ minimum: 100, maximum: 600000 }) },
 } satisfies Record<string, VariableSpec>
 
@@ -125,10 +127,11 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   receiptRetentionDays: number
   reusePort: boolean
+  durability: 'process' | 'power'
   bodyTimeoutMs: number
   delivery: { streamIntervalSeconds: number; dispatchIntervalSeconds: number; allowPrivateTargets: boolean }
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
-  mcp: { anonymousDailyLimit: number }
+  mcp: { anonymousDailyLimit: number; anonymousRatePerMinute: number }
   mail: { smtpUrl: string | null; from: string | null }
   metering: { freeDailyLimit: number; freeMonthlyLimit: number }
   securityContact: string | null
@@ -230,6 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: get<Config['logLevel']>('LOG_LEVEL'),
     receiptRetentionDays: get<number>('RECEIPT_RETENTION_DAYS'),
     reusePort: get<string>('REUSE_PORT') === 'true',
+    durability: get<Config['durability']>('DURABILITY'),
     bodyTimeoutMs: get<number>('BODY_TIMEOUT_MS'),
     delivery: { streamIntervalSeconds: get<number>('STREAM_INTERVAL_SECONDS'), dispatchIntervalSeconds: get<number>('WEBHOOK_DISPATCH_INTERVAL_SECONDS'), allowPrivateTargets: get<string>('WEBHOOK_ALLOW_PRIVATE_TARGETS') === 'true' },
     haltFeed: {
@@ -237,7 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
       format: get<'rss' | 'json'>('HALT_FEED_FORMAT'),
       intervalMs: get<number>('HALT_FEED_INTERVAL') * 1000,
     },
-    mcp: { anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT') },
+    mcp: { anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT'), anonymousRatePerMinute: get<number>('MCP_ANON_RATE_PER_MINUTE') },
     mail: { smtpUrl, from: mailFrom },
     metering: { freeDailyLimit: get<number>('FREE_DAILY_LIMIT'), freeMonthlyLimit: get<number>('FREE_MONTHLY_LIMIT') },
     securityContact: get<string | undefined>('SECURITY_CONTACT') ?? null,

@@ -53,6 +53,17 @@ async function openBackendOrExit(parts: Parameters<typeof openBackend>[0]): Prom
   }
 }
 
+/** Longest a clean stop may take before the process exits 1 saying so (systemd waits 30 s: docs/operations.md). */
+const SHUTDOWN_DEADLINE_MS = 25_000
+
+/** Exits once what was written to stdout (the log) has been handed to the pipe or file. */
+async function exitFlushed(code: number): Promise<never> {
+  await new Promise<void>((resolve) => {
+    if (!process.stdout.write('', () => resolve())) process.stdout.once('drain', () => resolve())
+  })
+  process.exit(code)
+}
+
 /** The commands' database (the service's backend), or an exit naming what is wrong (DATABASE_URL masked). */
 async function openCliStoresOrExit(config: Config, init: boolean, log: Logger) {
   try {
@@ -106,7 +117,7 @@ async function serve(): Promise<void> {
     console.error(`cannot start: ${error.message}`)
     process.exit(2)
   }
-  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, storage: deps.node.backend, node_id: deps.node.id, base_url: config.publicBaseUrl, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir, data_dir: config.dataDir, reuse_port: config.reusePort })
+  log.info('listening', { url: `http://${config.host}:${app.server?.port}`, storage: deps.node.backend, node_id: deps.node.id, base_url: config.publicBaseUrl, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir, data_dir: config.dataDir, reuse_port: config.reusePort, durability: config.durability, ...(backend.synchronous ? { synchronous: backend.synchronous } : {}) })
   log.info('client address source', config.clientIpHeader ? { source: 'header', header: config.clientIpHeader, note: 'only correct behind a proxy that sets this header and hides the origin' } : { source: 'tcp_peer', note: 'behind a proxy set CLIENT_IP_HEADER to its client-address header' })
 
   let stopping = false
@@ -114,25 +125,40 @@ async function serve(): Promise<void> {
     if (stopping) return
     stopping = true
     log.info('shutting down', { signal })
-    // Streams never finish by themselves: end them, then stop accepting; in-flight requests
-    // finish before stop() resolves.
-    deps.delivery.streams.closeAll()
-    await app.stop()
-    await stopDispatcher()
-    stopCalendarJobs()
-    await stopHaltMonitor()
-    await stopHaltFollower()
-    await stopOverrideWatch()
-    await stopAudit()
-    await stopSealer()
-    await stopRetention()
-    await stopMcpUsage()
-    await stopMcpAllowance()
-    await stopMeter()
-    await stopAccountJobs()
-    await backend.close()
+    // This timer keeps the event loop alive until every step has run: once the server has
+    // stopped, what is left (the checkpoint worker, write-behind timers) is unref'd or cleared,
+    // and Bun would exit in the middle of the steps (the final line was missing in 7 of 10
+    // stops). It also bounds a stop that hangs, inside systemd's TimeoutStopSec.
+    const deadline = setTimeout(() => {
+      log.error('shutdown did not finish in time; exiting', { deadline_ms: SHUTDOWN_DEADLINE_MS })
+      void exitFlushed(1)
+    }, SHUTDOWN_DEADLINE_MS)
+    try {
+      // Streams never finish by themselves: end them, then stop accepting; in-flight requests
+      // finish before stop() resolves.
+      await deps.delivery.streams.closeAll()
+      await app.stop()
+      await stopDispatcher()
+      stopCalendarJobs()
+      await stopHaltMonitor()
+      await stopHaltFollower()
+      await stopOverrideWatch()
+      await stopAudit()
+      await stopSealer()
+      await stopRetention()
+      await stopMcpUsage()
+      await stopMcpAllowance()
+      await stopMeter()
+      await stopAccountJobs()
+      await backend.close()
+    } catch (error) {
+      clearTimeout(deadline)
+      log.error('shutdown step failed', { error: (error as Error).message })
+      return exitFlushed(1)
+    }
+    clearTimeout(deadline)
     log.info('stopped')
-    process.exit(0)
+    await exitFlushed(0)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))

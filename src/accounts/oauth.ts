@@ -15,6 +15,8 @@ export class OAuthError extends Error {
 
   toResponse(headers: Record<string, string> = {}): Response {
     const extraHeaders: Record<string, string> = this.code === 'invalid_client' ? { 'www-authenticate': 'Basic realm="openbell", charset="UTF-8"' } : {}
+    // A body that stopped arriving: the rest of it may still come, so the connection ends here (as on every route).
+    if (this.status === 408) extraHeaders.connection = 'close'
     return new Response(JSON.stringify({ error: this.code, error_description: this.description, ...this.extra }), {
       status: this.status,
       headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', pragma: 'no-cache', ...extraHeaders, ...headers },

@@ -4,7 +4,8 @@
 // Each write is one statement or one transaction, so that the check and the write are one step.
 // The PostgreSQL side is in usage-store-postgres.ts.
 import type { Database } from 'bun:sqlite'
-import { creditLedger } from '../payments/credits'
+import { sqliteCreditLedger } from '../payments/credits'
+import { runSync } from '../store/sqlite-transaction'
 
 export const KEY_USAGE_SCHEMA_V8 = `
 CREATE TABLE key_usage (
@@ -95,7 +96,7 @@ export function sqliteUsageStore(db: Database): UsageStore {
 }
 
 export function sqliteMeterWrites(db: Database): MeterWrites {
-  const ledger = creditLedger(db)
+  const ledger = sqliteCreditLedger(db)
   const debit = db.query('UPDATE api_keys SET credit_balance = credit_balance - 1 WHERE id = ? AND credit_balance > 0 RETURNING credit_balance')
   const spend = db.query(positional(SPEND_SANDBOX_CALL_SQL))
   const claim = db.query(positional(CLAIM_SQL))
@@ -104,14 +105,14 @@ export function sqliteMeterWrites(db: Database): MeterWrites {
   const call = db.query(positional(REFUND_SANDBOX_CALL_SQL))
   const refundTx = db.transaction((accountId: number, reference: string, at: string) => {
     credit.run(accountId)
-    ledger.record(accountId, 1, 'grant', `refund:${reference}`, at)
+    runSync(ledger.record(accountId, 1, 'grant', `refund:${reference}`, at))
   })
   const balance = db.query('SELECT credit_balance FROM api_keys WHERE id = ?')
   const callsLeft = db.query('SELECT coalesce(calls_remaining, ?2) AS n FROM api_keys WHERE id = ?1')
   const debitTx = db.transaction((accountId: number, reference: string, at: string) => {
     const row = debit.get(accountId) as { credit_balance: number } | null
     if (!row) return null
-    ledger.record(accountId, -1, 'debit', reference, at)
+    runSync(ledger.record(accountId, -1, 'debit', reference, at))
     return row.credit_balance
   })
   return {

@@ -12,9 +12,13 @@
 import type { Logger } from '../log'
 import { ApiError } from '../http/errors'
 import { SealedDayError, type AuditRow, type AuditStore } from './store'
+import { isStorageFull } from '../store/errors'
 
-export const auditUnavailable = (message = 'the audit log cannot be written; no receipt is answered that is not logged. Retry shortly') =>
-  new ApiError(503, 'AUDIT_LOG_UNAVAILABLE', message)
+export const auditUnavailable = (message = 'the audit log cannot be written; no receipt is answered that is not logged. Retry shortly', extra: Record<string, unknown> = {}) =>
+  new ApiError(503, 'AUDIT_LOG_UNAVAILABLE', message, extra)
+
+/** A full disk keeps the code (no receipt is answered unlogged) and says so in `cause`. */
+const auditStorageFull = () => auditUnavailable('the audit log cannot be written: the storage is full; no receipt is answered that is not logged. Retry later', { cause: 'STORAGE_FULL' })
 
 const FAILURE_LOG_INTERVAL_MS = 60_000
 
@@ -115,7 +119,8 @@ export class AuditLog {
       }
       this.failures++
       this.noteFailure(rows.length, (error as Error).message)
-      for (const waiter of accepted) waiter.reject(auditUnavailable())
+      const refusal = isStorageFull(error) ? auditStorageFull : auditUnavailable
+      for (const waiter of accepted) waiter.reject(refusal())
       return
     }
     if (this.outage) {

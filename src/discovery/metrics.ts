@@ -3,7 +3,7 @@
 // own figures (best effort, spec 2.7) and a line in the log, never a made-up number.
 import type { AppDeps } from '../deps'
 import { RECEIPT_SCHEMA_VERSION, RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
+import { DEFAULT_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
 import { TOOLS } from '../mcp/tools'
 import { DAY_MS } from '../calendar/zone'
 import type { PaymentStats } from '../payments/store'
@@ -70,7 +70,8 @@ export async function publicMetrics(deps: AppDeps, compliance: () => Promise<Com
     x402_network: deps.config.x402.network,
     x402_payment_count: payments.settled,
     last_payment_at: payments.last_settled_at,
-    mcp_protocol_version: SUPPORTED_PROTOCOL_VERSIONS.at(-1)!,
+    // Spec 9 names one tool-endpoint protocol version; the list says which others are answered.
+    mcp_protocol_version: DEFAULT_PROTOCOL_VERSION,
     mcp_protocol_versions: [...SUPPORTED_PROTOCOL_VERSIONS],
     fail_closed: true,
     preflight_score: report.passing,

@@ -3,10 +3,10 @@
 import { Elysia } from 'elysia'
 import type { Logger } from '../log'
 import type { Clock } from '../clock'
-import { ApiError, jsonResponse } from './errors'
-import { isStorageUnavailable } from '../store/errors'
+import { ApiError, jsonResponse, storageRefusal } from './errors'
 import { classOfKey } from '../accounts/plans'
 import { isAdminKey } from './auth'
+import { relativePath } from './host'
 
 interface RouteInfo {
   method: string
@@ -67,11 +67,13 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
         set.status = 408
         return jsonResponse({ error: 'REQUEST_TIMEOUT', message: 'the connection closed before the request was read' }, 408)
       }
-      // PostgreSQL unreachable mid-request: fail closed with a retryable answer, not a 500.
-      if (isStorageUnavailable(error)) {
-        deps.log.warn('request refused: database unreachable', { path, error: error instanceof Error ? error.message : String(error) })
-        set.status = 503
-        return jsonResponse({ error: 'STORAGE_UNAVAILABLE', message: 'the database cannot be reached right now; retry shortly' }, 503, { 'retry-after': '5' })
+      // The database unreachable or its disk full, on any route: 503 with Retry-After, not a 500.
+      const refusal = storageRefusal(error)
+      if (refusal) {
+        if (refusal.errorCode === 'STORAGE_FULL') deps.log.error('storage full: request refused, nothing saved', { path })
+        else deps.log.warn('request refused: database unreachable', { path, error: error instanceof Error ? error.message : String(error) })
+        set.status = refusal.status
+        return refusal.toResponse()
       }
       const { status, body } = errorStatus(code, error)
       if (status >= 500) deps.log.error('unhandled error', { path, error: error instanceof Error ? error.message : String(error) })
@@ -83,7 +85,8 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
       const start = started.get(request)
       const status = responseValue instanceof Response ? responseValue.status : set.status
       const key = request.headers.get('x-oracle-key')
-      const fields: Record<string, unknown> = { method: request.method, path, status, ms: start === undefined ? null : Math.round((performance.now() - start) * 100) / 100 }
+      // A request refused for its Host arrived with a relative URL: log the path it asked for.
+      const fields: Record<string, unknown> = { method: request.method, path: relativePath(request.url) ?? path, status, ms: start === undefined ? null : Math.round((performance.now() - start) * 100) / 100 }
       // Only the key's class is logged, never any of its secret part.
       if (key) fields.key_class = classOfKey(key) ?? (isAdminKey(deps.adminKey ?? null, key) ? 'admin' : 'unrecognised')
       deps.log.info('request', fields)

@@ -24,8 +24,8 @@ export class RateLimiter {
     private readonly maxKeys = MAX_KEYS_PER_WINDOW,
   ) {}
 
-  /** Counts one request for `key` at `now`. */
-  hit(key: string, now: number): RateDecision {
+  /** Counts `cost` requests (one by default) for `key` at `now`. */
+  hit(key: string, now: number, cost = 1): RateDecision {
     const window = Math.floor(now / this.windowMs)
     const resetAt = (window + 1) * this.windowMs
     const retryAfterSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000))
@@ -39,7 +39,7 @@ export class RateLimiter {
         // A Map iterates in insertion order: the first key is the oldest in this window.
         this.counts.delete(this.counts.keys().next().value!)
       }
-      const count = (previous ?? 0) + 1
+      const count = (previous ?? 0) + cost
       this.counts.set(key, count)
       return { allowed: count <= this.limit, limit: this.limit, remaining: Math.max(0, this.limit - count), resetAt, retryAfterSeconds }
     } catch {

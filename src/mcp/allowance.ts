@@ -1,8 +1,10 @@
-// The anonymous daily allowance of signed receipts per client on the tool endpoint. Checked and
-// counted in memory in one synchronous step (exact under concurrency: JavaScript runs one step at
-// a time), and written behind once a second with the usage figures, so that a crash can give a
-// client at most the calls of its last second again. A client first seen today is read from the
-// store once; concurrent first calls share that read.
+// The anonymous daily allowance of signed receipts per client on the tool endpoint. One process
+// alone on its database checks and counts in memory in one synchronous step (exact under
+// concurrency: JavaScript runs one step at a time) and writes behind once a second, so that a
+// crash can give a client at most the calls of its last second again; a client first seen today is
+// read from the store once, concurrent first calls sharing that read. Processes that share the
+// database (nodes on PostgreSQL, REUSE_PORT on SQLite) count every call in the store with one
+// conditional statement instead: exact across them, never more than the limit.
 import type { Clock } from '../clock'
 import type { Logger } from '../log'
 import type { McpStore } from './store'
@@ -18,12 +20,15 @@ export class AnonymousAllowance {
     private readonly store: McpStore,
     private readonly clock: Clock,
     private readonly log: Logger,
+    /** Other processes count on the same database: count each call there. */
+    private readonly shared = false,
   ) {}
 
   /** True, and counted, when the client is under the limit today; false when it has used it up. */
   async take(clientHash: string, limit: number): Promise<boolean> {
     if (limit <= 0) return false
     const day = utcDay(this.clock.now())
+    if (this.shared) return this.store.takeAnonymousCall(day, clientHash, limit)
     if (day !== this.day) {
       await this.flush()
       this.day = day
@@ -54,7 +59,8 @@ export class AnonymousAllowance {
    * In memory: the store only ever raises a count, so a call already written behind stays counted
    * after a restart (the client loses at most that one call).
    */
-  giveBack(clientHash: string): void {
+  async giveBack(clientHash: string): Promise<void> {
+    if (this.shared) return this.store.giveBackAnonymousCall(utcDay(this.clock.now()), clientHash)
     if (this.day !== utcDay(this.clock.now())) return
     const used = this.counts.get(clientHash)
     if (!used) return

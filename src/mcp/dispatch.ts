@@ -1,7 +1,7 @@
 // Answering JSON-RPC messages: initialize, ping, tools/list, tools/call; batches; notifications.
 // Stateless: nothing is remembered between HTTP requests (no Mcp-Session-Id is issued).
 import type { AppDeps } from '../deps'
-import { ApiError } from '../http/errors'
+import { ApiError, storageFull, storageRefusal, storageUnavailable } from '../http/errors'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import {
@@ -17,6 +17,7 @@ import {
   type ProtocolVersion,
 } from './protocol'
 import { argumentProblem, findTool, toolList, toolResult, type ToolCaller } from './tools'
+import { MCP_ANSWER_RESERVE_BYTES, MCP_MAX_BATCH, MCP_MAX_RESPONSE_BYTES } from './limits'
 
 export const SERVER_NAME = 'openbell'
 
@@ -33,22 +34,66 @@ export interface DispatchContext {
   serverVersion: string
 }
 
-export type DispatchOutcome = { status: 202 } | { status: 200; body: JsonRpcResponse | JsonRpcResponse[] }
+/**
+ * The serialised answer: 200, or 503 (with Retry-After) when the one message of a body failed for
+ * a full disk (a batch stays 200 with that element's error); 202 when nothing is to be answered.
+ */
+export type DispatchOutcome = { status: 202 } | { status: 200 | 503; text: string; headers?: Record<string, string> }
 
-/** Answers one POST body that already parsed as JSON. */
-export async function dispatchBody(body: unknown, context: DispatchContext): Promise<DispatchOutcome> {
+/** Why a batch is refused whole (one -32600 error): longer than MCP_MAX_BATCH; or null. */
+export function batchTooLong(body: unknown): string | null {
+  return Array.isArray(body) && body.length > MCP_MAX_BATCH ? `a batch holds at most ${MCP_MAX_BATCH} messages (this one has ${body.length}); send them in several requests` : null
+}
+
+/** The answer in place of an element that would not fit in the answer's byte budget (it is not run). */
+function overBudget(element: unknown, maxBytes: number): JsonRpcResponse | null {
+  const message = classify(element)
+  if (message.kind !== 'request') return null
+  const error = { error: 'RESPONSE_TOO_LARGE', message: `the answer to this batch reached ${maxBytes} bytes before this message; it was not run: send it again in another request`, limit_bytes: maxBytes }
+  return errorResponse(message.message.id, JSONRPC_ERRORS.LIMIT_REACHED, error.message, error)
+}
+
+/**
+ * Answers one POST body that already parsed as JSON (the route refuses a batch that is too long first). The answer is
+ * built within `maxBytes`: each element runs only while the answer so far leaves room for one
+ * more (MCP_ANSWER_RESERVE_BYTES), so nothing is run and then dropped.
+ */
+export async function dispatchBody(body: unknown, context: DispatchContext, maxBytes = MCP_MAX_RESPONSE_BYTES): Promise<DispatchOutcome> {
   if (Array.isArray(body)) {
-    if (body.length === 0) return { status: 200, body: errorResponse(null, JSONRPC_ERRORS.INVALID_REQUEST, 'an empty batch is not a request') }
-    const answers: JsonRpcResponse[] = []
+    if (body.length === 0) return { status: 200, text: JSON.stringify(errorResponse(null, JSONRPC_ERRORS.INVALID_REQUEST, 'an empty batch is not a request')) }
+    const tooLong = batchTooLong(body)
+    if (tooLong) return { status: 200, text: JSON.stringify(errorResponse(null, JSONRPC_ERRORS.INVALID_REQUEST, tooLong)) }
+    const parts: string[] = []
+    let bytes = 1
     // One after another: a batch is small and its status calls are metered in order.
     for (const element of body) {
-      const answer = await dispatchOne(element, context)
-      if (answer) answers.push(answer)
+      const room = maxBytes - bytes - 1
+      let answer = room >= MCP_ANSWER_RESERVE_BYTES ? await dispatchOne(element, context) : overBudget(element, maxBytes)
+      if (!answer) continue
+      let text = JSON.stringify(answer)
+      if (Buffer.byteLength(text) > room) {
+        answer = overBudget(element, maxBytes)!
+        text = JSON.stringify(answer)
+      }
+      parts.push(text)
+      bytes += Buffer.byteLength(text) + 1
     }
-    return answers.length ? { status: 200, body: answers } : { status: 202 }
+    return parts.length ? { status: 200, text: `[${parts.join(',')}]` } : { status: 202 }
   }
   const answer = await dispatchOne(body, context)
-  return answer ? { status: 200, body: answer } : { status: 202 }
+  if (!answer) return { status: 202 }
+  let text = JSON.stringify(answer)
+  if (Buffer.byteLength(text) > maxBytes) text = JSON.stringify(overBudget(body, maxBytes))
+  const refused = storageRefusalOf(answer)
+  if (refused) return { status: 503, text, headers: refused.headers }
+  return { status: 200, text }
+}
+
+/** The storage refusal a -32603 answer carries (dispatchOne puts it in `data`), or null. */
+function storageRefusalOf(answer: JsonRpcResponse): ApiError | null {
+  if (!('error' in answer)) return null
+  const code = (answer.error.data as { error?: unknown } | undefined)?.error
+  return code === 'STORAGE_FULL' ? storageFull() : code === 'STORAGE_UNAVAILABLE' ? storageUnavailable() : null
 }
 
 async function dispatchOne(element: unknown, context: DispatchContext): Promise<JsonRpcResponse | null> {
@@ -63,6 +108,12 @@ async function dispatchOne(element: unknown, context: DispatchContext): Promise<
       try {
         return await answerRequest(message.message, context)
       } catch (error) {
+        const refusal = storageRefusal(error)
+        if (refusal) {
+          // The spec's error object rides in `data`, as on every other surface (503 STORAGE_FULL or STORAGE_UNAVAILABLE).
+          context.deps.log.error('tool endpoint: storage refused the request', { method: message.message.method, error: refusal.errorCode })
+          return errorResponse(message.message.id, JSONRPC_ERRORS.INTERNAL_ERROR, refusal.message, refusal.body())
+        }
         context.deps.log.error('tool endpoint: internal error', { method: message.message.method, error: (error as Error).message })
         return errorResponse(message.message.id, JSONRPC_ERRORS.INTERNAL_ERROR, 'internal error')
       }

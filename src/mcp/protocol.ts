@@ -7,6 +7,8 @@ export const JSONRPC_ERRORS = {
   METHOD_NOT_FOUND: -32601,
   INVALID_PARAMS: -32602,
   INTERNAL_ERROR: -32603,
+  /** Implementation-defined server error (JSON-RPC reserves -32000 to -32099): a limit of this server was reached (rate, answer size). */
+  LIMIT_REACHED: -32000,
 } as const
 
 /** The version spec 9 names; answered when a client asks for one this server does not speak. */

@@ -2,6 +2,9 @@
 // on chain buys packs greedily, largest first: 0.89 USDC buys 1,100. A remainder below 0.001
 // USDC buys nothing (documented in docs/payments.md).
 import type { Database } from 'bun:sqlite'
+import type { Step } from '../store/transaction'
+import { sqliteStep } from '../store/sqlite-transaction'
+import { positional } from '../store/sql-text'
 
 export const CREDIT_PACKS: readonly { atomic: bigint; credits: number }[] = [
   { atomic: 800_000n, credits: 1000 },
@@ -34,19 +37,24 @@ CREATE TRIGGER credit_ledger_no_update BEFORE UPDATE ON credit_ledger BEGIN SELE
 CREATE TRIGGER credit_ledger_no_delete BEFORE DELETE ON credit_ledger BEGIN SELECT RAISE(ABORT, 'credit_ledger is append-only'); END;
 `
 
-export function creditLedger(db: Database) {
-  const insert = db.query('INSERT INTO credit_ledger (account_id, delta, kind, reference, created_at) VALUES (?, ?, ?, ?, ?)')
-  // A credit given back after a failed request (reference `refund:…`) is not a purchase.
-  const lastGrant = db.query(`SELECT max(created_at) AS at FROM credit_ledger WHERE account_id = ? AND kind = 'grant' AND (reference IS NULL OR reference NOT LIKE 'refund:%')`)
+export interface CreditLedger {
+  /** Appends a grant or debit (a step: it joins the purchase, key or event that caused it). */
+  record(accountId: number, delta: number, kind: 'grant' | 'debit', reference: string | null, at: string): Step<void>
+  /** When credits were last bought for the account (refunds of failed requests are not purchases). */
+  lastGrantAt(accountId: number): Promise<string | null>
+}
+
+export const RECORD_CREDIT_SQL = 'INSERT INTO credit_ledger (account_id, delta, kind, reference, created_at) VALUES ($1, $2, $3, $4, $5)'
+// A credit given back after a failed request (reference `refund:…`) is not a purchase.
+export const LAST_GRANT_SQL = `SELECT max(created_at) AS at FROM credit_ledger WHERE account_id = $1 AND kind = 'grant' AND (reference IS NULL OR reference NOT LIKE 'refund:%')`
+
+export function sqliteCreditLedger(db: Database): CreditLedger {
+  const insert = db.query(positional(RECORD_CREDIT_SQL))
+  const lastGrant = db.query(positional(LAST_GRANT_SQL))
   return {
-    /** Synchronous: joins the caller's transaction. */
-    record(accountId: number, delta: number, kind: 'grant' | 'debit', reference: string | null, at: string): void {
-      insert.run(accountId, delta, kind, reference, at)
-    },
-    lastGrantAt(accountId: number): string | null {
+    record: (accountId, delta, kind, reference, at) => sqliteStep(() => void insert.run(accountId, delta, kind, reference, at)),
+    async lastGrantAt(accountId) {
       return (lastGrant.get(accountId) as { at: string | null }).at
     },
   }
 }
-
-export type CreditLedger = ReturnType<typeof creditLedger>

@@ -25,7 +25,7 @@ export async function buySandboxCreditKey(deps: AppDeps, headers: Headers): Prom
     const now = deps.clock.now()
     const result = await spendTransfer(deps, transfer, 'sandbox', function* () {
       const issued = yield* deps.accountWrites.issueKey({ plan: 'free', keyClass: 'credit', email: null, creditBalance: SANDBOX_X402_CREDITS, now })
-      deps.creditLedger.record(issued.accountId, SANDBOX_X402_CREDITS, 'grant', `tx:${transfer.txHash}`, new Date(now).toISOString())
+      yield* deps.creditLedger.record(issued.accountId, SANDBOX_X402_CREDITS, 'grant', `tx:${transfer.txHash}`, new Date(now).toISOString())
       return issued.key
     })
     if (!result.spent) throw new PaymentRefused('PAYMENT_REPLAYED')

@@ -57,12 +57,14 @@ CREATE TABLE paddle_subscriptions (
 );
 `
 
+// Migration 28: a claimed (not yet settled) per-request payment may be deleted, which releases it.
 export const PAYMENTS_SCHEMA_V28_POSTGRES = `
 DROP TRIGGER payment_proofs_no_delete ON payment_proofs;
 CREATE TRIGGER payment_proofs_no_delete BEFORE DELETE ON payment_proofs FOR EACH ROW WHEN (OLD.state <> 'claimed')
   EXECUTE FUNCTION openbell_refuse('payment_proofs is append-only');
 `
 
+// Migration 29: the plan of each subscription and when it was set (events apply in provider time order).
 export const PADDLE_SCHEMA_V29_POSTGRES = `
 ALTER TABLE paddle_subscriptions ADD COLUMN plan TEXT CHECK (plan IN ('builder', 'pro', 'evidence_starter', 'evidence'));
 ALTER TABLE paddle_subscriptions ADD COLUMN plan_at TEXT COLLATE "C";

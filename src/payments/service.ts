@@ -16,13 +16,15 @@ import { paymentProof, transactionProofOf, type PaymentProof } from './proof'
 import { atomicAmount, paymentRequired, v1Requirement, v2Requirement } from './requirements'
 import type { PaymentStore, ProofClaim } from './store'
 import type { Logger } from '../log'
-import type { Step } from '../store/transaction'
+import type { Step, Transactor } from '../store/transaction'
 
 export interface PaymentDeps {
   config: Config
   clock: Clock
   log: Logger
   payments: PaymentStore
+  /** Claims and purchases are units of work (a proof spent once across nodes). */
+  transactor: Transactor
 }
 
 export interface PaidRequest {
@@ -108,7 +110,8 @@ async function claimAuthorization(deps: PaymentDeps, proof: PaymentProof & { kin
   if (!config.x402.facilitatorUrl) throw new PaymentUnavailable('PAYMENTS_NOT_CONFIGURED', 'signed x402 payments need X402_FACILITATOR_URL on this server')
   const { authorization } = proof
   const reference = referenceOfAuthorization(config, authorization.from, authorization.nonce)
-  const claimed = await deps.payments.claim({ reference, kind: 'authorization', purpose: context.purpose, network: config.x402.network, payer: authorization.from.toLowerCase(), amount_atomic: authorization.value, created_at: new Date(now).toISOString() })
+  const claim: ProofClaim = { reference, kind: 'authorization', purpose: context.purpose, network: config.x402.network, payer: authorization.from.toLowerCase(), amount_atomic: authorization.value, created_at: new Date(now).toISOString() }
+  const claimed = await deps.transactor.run(() => deps.payments.claim(claim), { name: 'payment-claim' })
   if (!claimed) throw new PaymentRefused('PAYMENT_REPLAYED')
   const requirements = proof.x402Version === 2 ? v2Requirement(config, context.price) : v1Requirement(config, context.price, context.resourceUrl, context.description)
   const payment = pending(deps, context, reference, async () => {
@@ -132,7 +135,8 @@ async function claimAuthorization(deps: PaymentDeps, proof: PaymentProof & { kin
 async function claimTransaction(deps: PaymentDeps, proof: PaymentProof & { kind: 'transaction' }, context: PaymentContext): Promise<PendingPayment> {
   const transfer = await verifyTransfer(deps.config, proof, BigInt(atomicAmount(context.price)), deps.clock.now())
   const reference = referenceOfTransaction(deps.config, transfer.txHash)
-  const claimed = await deps.payments.claim(transferClaim(deps, transfer, reference, context.purpose), settledAuthorizations(deps, transfer))
+  const claim = transferClaim(deps, transfer, reference, context.purpose)
+  const claimed = await deps.transactor.run(() => deps.payments.claim(claim, settledAuthorizations(deps, transfer)), { name: 'payment-claim' })
   if (!claimed) throw new PaymentRefused('PAYMENT_REPLAYED')
   return pending(deps, context, reference, async () => {
     await recordTaken(deps, reference, transfer.txHash)
@@ -174,13 +178,20 @@ export async function verifiedTransferOf(deps: PaymentDeps, headers: Headers, mi
 }
 
 /**
- * Records a verified transfer as spent and grants in the same transaction; once per hash. A
- * transaction that settled a signed payment this service claimed is refused: it was paid for.
+ * Records a verified transfer as spent and grants in the same unit of work (`grant`'s steps: key,
+ * credits, ledger, mail); once per hash across every node. A transaction that settled a signed
+ * payment this service claimed is refused: it was paid for. On PostgreSQL the body may run more
+ * than once (a serialization retry): `grant` only yields steps and computes.
  */
 export async function spendTransfer<T>(deps: PaymentDeps, transfer: VerifiedTransfer, purpose: string, grant: () => Step<T>): Promise<{ spent: true; reference: string; granted: T } | { spent: false }> {
   const reference = referenceOfTransaction(deps.config, transfer.txHash)
-  const result = await deps.payments.spendTransaction(transferClaim(deps, transfer, reference, purpose), grant, settledAuthorizations(deps, transfer))
-  return result.spent ? { spent: true, reference, granted: result.granted } : { spent: false }
+  const claim = transferClaim(deps, transfer, reference, purpose)
+  const conflicts = settledAuthorizations(deps, transfer)
+  const { payments } = deps
+  return deps.transactor.run(function* () {
+    if (!(yield* payments.spend(claim, conflicts))) return { spent: false as const }
+    return { spent: true as const, reference, granted: yield* grant() }
+  }, { name: `payment-spend-${purpose}` })
 }
 
 function transferClaim(deps: PaymentDeps, transfer: VerifiedTransfer, reference: string, purpose: string): ProofClaim {

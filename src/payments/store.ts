@@ -5,7 +5,8 @@
 // was never taken, so that the same proof can pay again.
 import type { Database } from 'bun:sqlite'
 import type { Step } from '../store/transaction'
-import { runSync } from '../store/sqlite-transaction'
+import { sqliteStep } from '../store/sqlite-transaction'
+import { positional } from '../store/sql-text'
 
 export const PAYMENTS_SCHEMA_V1 = `
 CREATE TABLE payment_proofs (
@@ -52,58 +53,58 @@ export interface PaymentStats {
 
 export interface PaymentStore {
   /**
-   * Claims a proof before the answer it pays for is made; false when the reference was used
-   * before, or when one of `conflicts` (see spendTransaction) is claimed or settled here.
+   * Claims a proof before the answer it pays for is made (state `claimed`); false when the
+   * reference was used before, or when one of `conflicts` (the references of the signed
+   * authorizations a transaction settled) is claimed or settled here. Run it in a unit of work:
+   * two callers at once, on any nodes, and exactly one gets true.
    */
-  claim(claim: ProofClaim, conflicts?: readonly string[]): Promise<boolean>
+  claim(claim: ProofClaim, conflicts?: readonly string[]): Step<boolean>
+  /**
+   * Records a transaction proof as spent (state `settled` at once), for a purchase granted in the
+   * same unit of work; false (grant nothing) on the same conditions as `claim`.
+   */
+  spend(claim: ProofClaim, conflicts?: readonly string[]): Step<boolean>
   settle(reference: string, settlementTx: string, at: string): Promise<void>
   fail(reference: string): Promise<void>
   /** Removes a claim whose payment was never taken (nothing answered), so the proof can pay again. */
   release(reference: string): Promise<void>
-  /**
-   * Records a transaction proof as settled and runs the steps of `grant` in the same transaction; false (and
-   * nothing granted) when the hash was used before, or when one of `conflicts` (the references
-   * of the signed authorizations the transaction settled) is claimed or settled here. Two
-   * concurrent callers: exactly one wins.
-   */
-  spendTransaction<T>(claim: ProofClaim, grant: () => Step<T>, conflicts?: readonly string[]): Promise<{ spent: true; granted: T } | { spent: false }>
   stats(): Promise<PaymentStats>
 }
 
+// The statements both backends run ($n parameters; SQLite binds them as ?n).
+export const INSERT_PROOF_SQL = `INSERT INTO payment_proofs (reference, kind, purpose, network, payer, amount_atomic, state, created_at, settled_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (reference) DO NOTHING RETURNING id`
+export const SETTLE_SQL = `UPDATE payment_proofs SET state = 'settled', settlement_tx = $2, settled_at = $3 WHERE reference = $1 AND state = 'claimed'`
+export const FAIL_SQL = `UPDATE payment_proofs SET state = 'failed' WHERE reference = $1 AND state = 'claimed'`
+export const RELEASE_SQL = `DELETE FROM payment_proofs WHERE reference = $1 AND state = 'claimed'`
+// A failed authorization was never served: its transfer, if it landed anyway, may still pay.
+export const UNFAILED_SQL = `SELECT 1 AS used FROM payment_proofs WHERE reference = $1 AND state <> 'failed'`
+
+/** The row values of INSERT_PROOF_SQL for a claim in `state`. */
+export function proofValues(claim: ProofClaim, state: 'claimed' | 'settled') {
+  return [claim.reference, claim.kind, claim.purpose, claim.network, claim.payer, claim.amount_atomic, state, claim.created_at, state === 'settled' ? claim.created_at : null] as const
+}
+
 export function sqlitePaymentStore(db: Database): PaymentStore {
-  const insert = db.query(
-    `INSERT INTO payment_proofs (reference, kind, purpose, network, payer, amount_atomic, state, created_at, settled_at)
-     VALUES ($reference, $kind, $purpose, $network, $payer, $amount_atomic, $state, $created_at, $settled_at)
-     ON CONFLICT (reference) DO NOTHING RETURNING id`,
-  )
-  const settle = db.query(`UPDATE payment_proofs SET state = 'settled', settlement_tx = ?, settled_at = ? WHERE reference = ? AND state = 'claimed'`)
-  const fail = db.query(`UPDATE payment_proofs SET state = 'failed' WHERE reference = ? AND state = 'claimed'`)
-  const release = db.query(`DELETE FROM payment_proofs WHERE reference = ? AND state = 'claimed'`)
-  // A failed authorization was never served: its transfer, if it landed anyway, may still pay.
-  const unfailed = db.query(`SELECT 1 AS used FROM payment_proofs WHERE reference = ? AND state <> 'failed'`)
+  const insert = db.query(positional(INSERT_PROOF_SQL))
+  const settle = db.query(positional(SETTLE_SQL))
+  const fail = db.query(positional(FAIL_SQL))
+  const release = db.query(positional(RELEASE_SQL))
+  const unfailed = db.query(positional(UNFAILED_SQL))
   const stats = db.query(`SELECT count(*) AS settled, min(settled_at) AS first_settled_at, max(settled_at) AS last_settled_at FROM payment_proofs WHERE state = 'settled'`)
-  const row = (claim: ProofClaim, state: 'claimed' | 'settled') => ({ ...claim, state, settled_at: state === 'settled' ? claim.created_at : null })
-  const conflicting = (conflicts: readonly string[]) => conflicts.some((reference) => unfailed.get(reference) !== null)
+  const record = (claim: ProofClaim, state: 'claimed' | 'settled', conflicts: readonly string[]) =>
+    sqliteStep(() => !conflicts.some((reference) => unfailed.get(reference) !== null) && insert.get(...proofValues(claim, state)) !== null)
   return {
-    async claim(claim, conflicts = []) {
-      if (!conflicts.length) return insert.get(row(claim, 'claimed')) !== null
-      return db.transaction(() => !conflicting(conflicts) && insert.get(row(claim, 'claimed')) !== null).immediate()
-    },
+    claim: (claim, conflicts = []) => record(claim, 'claimed', conflicts),
+    spend: (claim, conflicts = []) => record(claim, 'settled', conflicts),
     async settle(reference, settlementTx, at) {
-      settle.run(settlementTx, at, reference)
+      settle.run(reference, settlementTx, at)
     },
     async fail(reference) {
       fail.run(reference)
     },
     async release(reference) {
       release.run(reference)
-    },
-    async spendTransaction(claim, grant, conflicts = []) {
-      return db.transaction(() => {
-        if (conflicting(conflicts)) return { spent: false as const }
-        if (insert.get(row(claim, 'settled')) === null) return { spent: false as const }
-        return { spent: true as const, granted: runSync(grant()) }
-      }).immediate()
     },
     async stats() {
       return stats.get() as PaymentStats

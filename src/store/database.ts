@@ -9,14 +9,28 @@ export const BUSY_TIMEOUT_MS = 5000
 export const DATA_DIR_MODE = 0o700
 export const DATA_FILE_MODE = 0o600
 
-export function openDatabase(path: string): Database {
+/**
+ * DURABILITY: `process` (synchronous=NORMAL) — in WAL mode a commit is in the WAL file when it
+ * returns, so it survives a crash of the process, but the WAL is fsynced only at checkpoints:
+ * a power loss or kernel crash can lose the last commits. `power` (synchronous=FULL) — the WAL is
+ * fsynced at every commit, so a commit also survives a power loss.
+ */
+export type Durability = 'process' | 'power'
+
+export function openDatabase(path: string, durability: Durability = 'process'): Database {
   if (path !== ':memory:') ownerOnlyFile(path)
   const db = new Database(path, { create: true, strict: true })
   db.run('PRAGMA journal_mode = WAL')
-  db.run('PRAGMA synchronous = NORMAL')
+  db.run(`PRAGMA synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`)
   db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
   db.run('PRAGMA foreign_keys = ON')
   return db
+}
+
+/** The connection's synchronous setting by name (what DURABILITY turned into). */
+export function synchronousMode(db: Database): string {
+  const level = (db.query('PRAGMA synchronous').get() as { synchronous: number }).synchronous
+  return ['OFF', 'NORMAL', 'FULL', 'EXTRA'][level] ?? String(level)
 }
 
 export function journalMode(db: Database): string {

@@ -17,13 +17,15 @@ import { MAIL_SCHEMA_V6 } from '../accounts/mail/outbox'
 import { KEY_USAGE_SCHEMA_V8 } from '../accounts/usage-store'
 import { OAUTH_TOKENS_SCHEMA_V7 } from '../accounts/tokens'
 import { DELIVERY_SCHEMA_V15 } from '../delivery/webhooks/store'
+import { DELIVERY_SCHEMA_V41 } from '../delivery/webhooks/queue'
+import { STREAMS_SCHEMA_V42 } from '../delivery/stream/registry'
 import { STORE_SCHEMA_V40, STORE_SCHEMA_V40_POSTGRES } from './schema'
 import { HALTS_SCHEMA_V50, HALTS_SCHEMA_V50_POSTGRES } from '../market/halts/store'
 import { ACCOUNTS_SCHEMA_V1_POSTGRES, SELF_SERVICE_SCHEMA_V5_POSTGRES, MAIL_SCHEMA_V6_POSTGRES, OAUTH_TOKENS_SCHEMA_V7_POSTGRES, KEY_USAGE_SCHEMA_V8_POSTGRES } from '../accounts/schema-postgres'
 import { OVERRIDES_SCHEMA_V2_POSTGRES } from '../market/overrides/schema-postgres'
 import { AUDIT_SCHEMA_V10_POSTGRES } from '../audit/schema-postgres'
 import { WITNESS_SCHEMA_V4_POSTGRES } from '../witness/schema-postgres'
-import { DELIVERY_SCHEMA_V15_POSTGRES } from '../delivery/webhooks/schema-postgres'
+import { DELIVERY_SCHEMA_V15_POSTGRES, DELIVERY_SCHEMA_V41_POSTGRES, STREAMS_SCHEMA_V42_POSTGRES } from '../delivery/webhooks/schema-postgres'
 import { INSTALLATION_SCHEMA_V20_POSTGRES } from '../discovery/installation-postgres'
 import { PAYMENTS_SCHEMA_V25_POSTGRES, CREDIT_LEDGER_SCHEMA_V26_POSTGRES, PADDLE_SCHEMA_V27_POSTGRES, PAYMENTS_SCHEMA_V28_POSTGRES, PADDLE_SCHEMA_V29_POSTGRES } from '../payments/schema-postgres'
 import { MCP_SCHEMA_V30_POSTGRES } from '../mcp/schema-postgres'
@@ -47,5 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 29, name: 'payments: the plan of each billing-provider subscription and when it was set', sql: PADDLE_SCHEMA_V29, postgres: PADDLE_SCHEMA_V29_POSTGRES },
   { id: 30, name: 'mcp: usage and anonymous allowance', sql: MCP_SCHEMA_V1, postgres: MCP_SCHEMA_V30_POSTGRES },
   { id: 40, name: 'store: job leases, the signing key every node uses', sql: STORE_SCHEMA_V40, postgres: STORE_SCHEMA_V40_POSTGRES },
+  { id: 41, name: 'delivery: who claimed a webhook delivery being sent (several nodes claim from one queue)', sql: DELIVERY_SCHEMA_V41, postgres: DELIVERY_SCHEMA_V41_POSTGRES },
+  { id: 42, name: 'delivery: open_streams (every open stream of every node: per-key stream limits across nodes)', sql: STREAMS_SCHEMA_V42, postgres: STREAMS_SCHEMA_V42_POSTGRES },
   { id: 50, name: 'market: halt_state (the halt view shared by the nodes)', sql: HALTS_SCHEMA_V50, postgres: HALTS_SCHEMA_V50_POSTGRES },
 ]

@@ -18,7 +18,7 @@ import { boughtKeyMail } from '../accounts/offers'
 import { Meter } from '../accounts/metering'
 import { MAX_SLICE } from '../accounts/quota-slices'
 import { selfServiceKeys } from '../accounts/self-service'
-import { paddleAccountWrites } from './paddle-bridge'
+import { paddleEventHandler } from '../payments/paddle/handler'
 import { deliveryServices } from '../delivery/services'
 import { CHECKOUT_PER_MINUTE } from '../payments/routes/checkout'
 import { Leadership } from '../store/leadership'
@@ -58,16 +58,16 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     meter: new Meter(stores.usage, stores.meterWrites, clock, log, { daily: config.metering.freeDailyLimit, monthly: config.metering.freeMonthlyLimit }, sharing),
     mcpStore: stores.mcp,
     mcpUsage: new McpUsage(stores.mcp, clock, log),
-    mcpAllowance: new AnonymousAllowance(stores.mcp, clock, log),
+    mcpAllowance: new AnonymousAllowance(stores.mcp, clock, log, sharing !== null),
     payments: stores.payments,
     accountWrites,
     creditLedger: stores.creditLedger,
     keyMail,
-    paddleEvents: stores.paddleEvents(paddleAccountWrites(accountWrites, keyMail), config.paddle.prices),
+    paddleEvents: paddleEventHandler({ store: stores.paddleEvents, ledger: stores.creditLedger, writes: accountWrites, keyMail, transactor: stores.transactor }, config.paddle.prices),
     selfService: selfServiceKeys({ store: stores.selfService, outbox: stores.mailOutbox, transactor: stores.transactor, config }),
     mail: new MailWorker(stores.mailOutbox, mailConfigured(config.mail) ? smtpTransport(config.mail) : null, clock, log),
     ...replace,
   } satisfies Omit<AppDeps, 'delivery'> as AppDeps
-  deps.delivery = replace.delivery ?? deliveryServices(stores, deps)
+  deps.delivery = replace.delivery ?? deliveryServices(stores, deps, { isDeadHolder: options.isDeadHolder })
   return deps
 }

@@ -55,7 +55,7 @@ function openSqliteCli(config: Config, init: boolean, log: Logger, err: (line: s
     err(`or DATABASE_URL at its PostgreSQL database, or pass ${INIT_FLAG} to create a new, empty database here.`)
     return { ok: false, code: 1 }
   }
-  const db = openSqlite(config.databasePath, log)
+  const db = openSqlite(config.databasePath, log, config.durability)
   const stores = sqliteStores(db, config)
   return {
     ok: true,

@@ -4,7 +4,7 @@
 import type { Database } from 'bun:sqlite'
 import type { AppDeps, DepsParts } from '../deps'
 import { maskUrlPassword } from '../config'
-import { openDatabase } from '../store/database'
+import { openDatabase, synchronousMode, type Durability } from '../store/database'
 import { startCheckpoints } from '../store/checkpoints'
 import { applyMigrations } from '../store/migrate'
 import { MIGRATIONS } from '../store/migrations'
@@ -21,11 +21,13 @@ export interface OpenedBackend {
   deps: AppDeps
   /** Closes the database (after every job has stopped). */
   close(): Promise<void>
+  /** SQLite's synchronous mode as the connection reports it (what DURABILITY turned into); null on PostgreSQL. */
+  synchronous: string | null
 }
 
-/** Opens the SQLite file and applies pending migrations (also used by the CLI). */
-export function openSqlite(path: string, log: DepsParts['log']): Database {
-  const db = openDatabase(path)
+/** Opens the SQLite file with the configured durability and applies pending migrations (also used by the CLI). */
+export function openSqlite(path: string, log: DepsParts['log'], durability: Durability = 'process'): Database {
+  const db = openDatabase(path, durability)
   const applied = applyMigrations(db, MIGRATIONS)
   if (applied.length) log.info('database migrated', { path, applied })
   return db
@@ -54,23 +56,24 @@ export async function openBackend(parts: DepsParts): Promise<OpenedBackend> {
         await stores.close()
         await sql.close()
       }
-      return { deps: assembleDeps(parts, stores), close }
+      return { deps: assembleDeps(parts, stores), close, synchronous: null }
     } catch (error) {
       await sql.close().catch(() => {})
       throw error
     }
   }
-  const db = openSqlite(config.databasePath, log)
+  const db = openSqlite(config.databasePath, log, config.durability)
   try {
     await checkKey(sqliteKeyRecordStore(db), 'sqlite')
   } catch (error) {
     db.close()
     throw error
   }
+  const synchronous = synchronousMode(db)
   const stopCheckpoints = startCheckpoints(db, config.databasePath, log)
   const close = async () => {
     await stopCheckpoints()
     db.close()
   }
-  return { deps: assembleDeps(parts, sqliteStores(db, config), {}, SQLITE_OPTIONS), close }
+  return { deps: assembleDeps(parts, sqliteStores(db, config), {}, SQLITE_OPTIONS), close, synchronous }
 }

@@ -11,13 +11,21 @@ import { postgresLeaseStore } from '../store/lease-store-postgres'
 import { postgresKeyRecordStore } from '../store/key-record-postgres'
 import { watchPostgres } from '../store/postgres'
 import { postgresInstallationStore } from '../discovery/installation-postgres'
+import { postgresWitnessStore } from '../witness/store-postgres'
 import { postgresAccountStore } from '../accounts/store-postgres'
 import { postgresMeterWrites, postgresUsageStore } from '../accounts/usage-store-postgres'
 import { postgresTokenStore } from '../accounts/tokens-postgres'
 import { postgresAccountWrites } from '../accounts/account-writes-postgres'
 import { postgresSelfServiceStore } from '../accounts/self-service-store-postgres'
 import { postgresMailOutbox } from '../accounts/mail/outbox-postgres'
-import { postgresWitnessStore } from '../witness/store-postgres'
+import { postgresWebhookStore } from '../delivery/webhooks/store-postgres'
+import { postgresDeliveryQueue } from '../delivery/webhooks/queue-postgres'
+import { postgresDispatcherRecords } from '../delivery/webhooks/health-postgres'
+import { postgresStreamRegistry } from '../delivery/stream/registry-postgres'
+import { postgresMcpStore } from '../mcp/store-postgres'
+import { postgresPaymentStore } from '../payments/store-postgres'
+import { postgresCreditLedger } from '../payments/credits-postgres'
+import { postgresPaddleStore } from '../payments/paddle/store-postgres'
 import { postgresOverrideStore } from '../market/overrides/store-postgres'
 import { postgresAuditStore } from '../audit/store-postgres'
 import { postgresHaltStore } from '../market/halts/store-postgres'
@@ -40,6 +48,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     leases: postgresLeaseStore(sql),
     keyRecord: postgresKeyRecordStore(sql),
     installation: postgresInstallationStore(sql),
+    witness: postgresWitnessStore(sql),
     accounts: postgresAccountStore(sql),
     usage: postgresUsageStore(sql),
     meterWrites: postgresMeterWrites(sql),
@@ -48,7 +57,14 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     selfService: postgresSelfServiceStore(sql),
     mailOutbox: outbox,
     enqueueMail: outbox.enqueue,
-    witness: postgresWitnessStore(sql),
+    mcp: postgresMcpStore(sql),
+    webhooks: postgresWebhookStore(sql),
+    deliveryQueue: postgresDeliveryQueue(sql),
+    dispatcherRecords: postgresDispatcherRecords(sql),
+    streams: postgresStreamRegistry(sql),
+    payments: postgresPaymentStore(sql),
+    creditLedger: postgresCreditLedger(sql),
+    paddleEvents: postgresPaddleStore(sql),
     overrides: postgresOverrideStore(sql),
     audit: postgresAuditStore(sql),
     halts: postgresHaltStore(sql),
@@ -60,7 +76,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
 /** Every member of Stores, to name the missing ones. */
 const STORE_NAMES: readonly (keyof Stores)[] = [
   'backend', 'transactor', 'leases', 'keyRecord', 'accounts', 'usage', 'meterWrites', 'tokens', 'accountWrites', 'selfService', 'mailOutbox', 'enqueueMail',
-  'overrides', 'halts', 'audit', 'witness', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'status', 'close',
+  'overrides', 'halts', 'audit', 'witness', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'streams', 'status', 'close',
 ]
 
 export function postgresStores(sql: SQL, config: Config, log: Pick<Logger, 'warn' | 'info'>): Stores {

@@ -18,11 +18,12 @@ import { sqliteWitnessStore } from '../witness/store'
 import { sqliteInstallationStore } from '../discovery/installation'
 import { sqliteMcpStore } from '../mcp/store'
 import { sqlitePaymentStore } from '../payments/store'
-import { creditLedger } from '../payments/credits'
-import { paddleEventHandler } from '../payments/paddle/handler'
+import { sqliteCreditLedger } from '../payments/credits'
+import { sqlitePaddleStore } from '../payments/paddle/store'
 import { sqliteWebhookStore } from '../delivery/webhooks/store'
-import { deliveryQueue } from '../delivery/webhooks/queue'
-import { dispatcherRecords } from '../delivery/webhooks/health'
+import { sqliteDeliveryQueue } from '../delivery/webhooks/queue'
+import { sqliteDispatcherRecords } from '../delivery/webhooks/health'
+import { sqliteStreamRegistry } from '../delivery/stream/registry'
 import { sqliteTransactor } from '../store/sqlite-transaction'
 import { sqliteLeaseStore } from '../store/lease-store'
 import { sqliteKeyRecordStore } from '../store/key-record'
@@ -52,11 +53,12 @@ export function sqliteStores(db: Database, config: Config): Stores {
     installation: sqliteInstallationStore(db),
     mcp: sqliteMcpStore(db),
     payments: sqlitePaymentStore(db),
-    creditLedger: creditLedger(db),
-    paddleEvents: (writes, prices) => paddleEventHandler(db, writes, prices),
+    creditLedger: sqliteCreditLedger(db),
+    paddleEvents: sqlitePaddleStore(db),
     webhooks: sqliteWebhookStore(db),
-    deliveryQueue: deliveryQueue(db),
-    dispatcherRecords: dispatcherRecords(db),
+    deliveryQueue: sqliteDeliveryQueue(db),
+    dispatcherRecords: sqliteDispatcherRecords(db),
+    streams: sqliteStreamRegistry(db),
     overrideMark: () => (lastOverrideEvent.get() as { id: number }).id,
     status: () => 'ok',
     // main.ts closes the file after the WAL checkpoint worker has stopped.

@@ -2,7 +2,6 @@
 // src/wiring/sqlite.ts and src/wiring/postgres.ts each make one; assemble.ts builds the app's
 // services over either. Each member is one store interface a backend implements (the list the
 // PostgreSQL work is tracked by; see docs/architecture.md, "Storage").
-import type { PaddleProduct } from '../config'
 import type { AccountStore } from '../accounts/store'
 import type { UsageStore, MeterWrites } from '../accounts/usage-store'
 import type { TokenStore } from '../accounts/tokens'
@@ -17,10 +16,11 @@ import type { InstallationStore } from '../discovery/installation'
 import type { McpStore } from '../mcp/store'
 import type { PaymentStore } from '../payments/store'
 import type { CreditLedger } from '../payments/credits'
-import type { PaddleAccountWrites, PaddleEventHandler } from '../payments/paddle/handler'
+import type { PaddleStore } from '../payments/paddle/store'
 import type { WebhookStore } from '../delivery/webhooks/store'
 import type { DeliveryQueue } from '../delivery/webhooks/queue'
 import type { DispatcherRecords } from '../delivery/webhooks/health'
+import type { StreamRegistry } from '../delivery/stream/registry'
 import type { Step, Transactor } from '../store/transaction'
 import type { LeaseStore } from '../store/lease-store'
 import type { KeyRecordStore } from '../store/key-record'
@@ -51,10 +51,13 @@ export interface Stores {
   mcp: McpStore
   payments: PaymentStore
   creditLedger: CreditLedger
-  paddleEvents: (writes: PaddleAccountWrites, prices: Partial<Record<PaddleProduct, string>>) => PaddleEventHandler
+  /** Billing-provider events, transactions and subscriptions (the handler in payments/paddle joins them with account writes). */
+  paddleEvents: PaddleStore
   webhooks: WebhookStore
   deliveryQueue: DeliveryQueue
   dispatcherRecords: DispatcherRecords
+  /** Every open /v5/stream of every node (per-key stream limits across nodes). */
+  streams: StreamRegistry
   /**
    * A number that changes whenever any process sets or clears an override (the dispatcher polls
    * it); absent where the override store pushes changes (PostgreSQL).

@@ -16,6 +16,18 @@ import witnessSpec from '../../docs/witness-spec.md' with { type: 'text' }
 
 const BEARER = /^Bearer (svc_live_[0-9a-f]{64})$/
 
+const WITNESS_PATH = /^(?:https?:\/\/[^/]*)?\/v1\/witness\//
+
+/**
+ * Refusals made for every route before the witness routes run (a bad Host, an unknown query
+ * parameter) in the witness error shape: 400 bad_request with docs (witness.md 4.3), the app's
+ * code kept as `reason`.
+ */
+export function witnessRefusalShape(deps: Pick<AppDeps, 'config'>) {
+  const docsUrl = `${deps.config.publicBaseUrl}/v1/witness/spec`
+  return (url: string, error: ApiError): ApiError => (WITNESS_PATH.test(url) && error.status === 400 ? new ApiError(400, 'bad_request', error.message, { reason: error.errorCode, ...error.extra, docs: docsUrl }, error.headers) : error)
+}
+
 export function witnessRoutes(deps: AppDeps) {
   const docsUrl = `${deps.config.publicBaseUrl}/v1/witness/spec`
   const fail = (status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>

@@ -58,7 +58,7 @@ describe('every live surface logs before answering', () => {
     await harness.deps.delivery.dispatcher.cycle()
     harness.clock.set('2026-03-02T14:30:05.000Z')
     await harness.deps.delivery.dispatcher.cycle()
-    const queued = harness.deps.delivery.queue.forWebhook(subscribed.body.webhook_id)
+    const queued = await harness.deps.delivery.queue.forWebhook(subscribed.body.webhook_id)
     expect(queued).toHaveLength(1)
     const delivered = JSON.parse(queued[0]!.body).receipt
     expect(delivered.status).toBe('OPEN')

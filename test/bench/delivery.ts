@@ -11,6 +11,7 @@ import { makeTestApp, removeTempDirs } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
 import { makeCertificate, startReceiver } from '../helpers/https-receiver'
 import { newWebhookSecret } from '../../src/delivery/webhooks/signing'
+import type { WebhookRow } from '../../src/delivery/webhooks/store'
 
 export interface DeliveryBenchFigures {
   streams: number
@@ -71,7 +72,8 @@ export async function deliveryBench(streams = 1000, subscriptions = 1000): Promi
     t.deps.delivery.sender.ca = certificate.cert
     const owner = await issueKey(t.deps.accounts, { plan: 'pro', now: new Date(t.clock.now()) })
     for (let i = 0; i < subscriptions; i++) {
-      t.deps.delivery.webhooks.create({ id: randomUUID(), key_hash: owner.account.key_hash, url: receiver.url(`/hook/${i}`), mics: ['XLON'], events: ['status_change'], secret: newWebhookSecret(), status: 'active', paused_reason: null, created_at: new Date(t.clock.now()).toISOString() }, subscriptions + 1)
+      const row: WebhookRow = { id: randomUUID(), key_hash: owner.account.key_hash, url: receiver.url(`/hook/${i}`), mics: ['XLON'], events: ['status_change'], secret: newWebhookSecret(), status: 'active', paused_reason: null, created_at: new Date(t.clock.now()).toISOString() }
+      await t.deps.transactor.run(() => t.deps.delivery.webhooks.create(row, subscriptions + 1))
     }
     await t.deps.delivery.dispatcher.cycle() // baseline
     await t.deps.overrides.set({ mic: 'XLON', status: 'HALTED', reason: 'bench', expires_at: new Date(t.clock.now() + 3_600_000).toISOString() }, 'bench')

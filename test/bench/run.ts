@@ -17,6 +17,9 @@ import { systemClock } from '../../src/clock'
 import { auditBench } from './audit'
 import { meteringBench } from './metering'
 import { deliveryBench, deliveryRows, writeDeliveryFigures } from './delivery'
+import { durabilityBench } from './durability'
+import { floodBench, floodRows } from './flood'
+import { startServer } from './start-server'
 import { scaleOutBench, scaleOutHeader, scaleOutRows, writeScaleOutFigures } from './scale-out'
 
 ed.hashes.sha512 = sha512
@@ -60,26 +63,6 @@ const sweepsPerSecond = perSecond(50_000, (i) => {
 })
 
 // ---- HTTP ----
-async function startServer(script: string, env: Record<string, string> = {}): Promise<{ fields: string[]; pid: number; stop: () => Promise<void> }> {
-  const child = Bun.spawn(['bun', resolve(import.meta.dir, 'servers', script), '0'], { stdout: 'pipe', stderr: 'inherit', env: { ...process.env, TZ: 'UTC', ...env } })
-  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader()
-  let text = ''
-  while (!text.includes('\n')) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(`${script} exited before READY`)
-    text += new TextDecoder().decode(value)
-  }
-  const fields = text.trim().split(/\s+/).slice(1)
-  return {
-    fields,
-    pid: child.pid,
-    stop: async () => {
-      child.kill('SIGTERM')
-      await child.exited
-    },
-  }
-}
-
 const baselineServer = await startServer('baseline.ts')
 const baselineA = await measure(`http://127.0.0.1:${baselineServer.fields[0]}/`)
 await baselineServer.stop()
@@ -119,6 +102,20 @@ const writeBehindServer = await startServer('app.ts', { BENCH_AUDIT: 'write-behi
 const statusWriteBehind = await measure(`http://127.0.0.1:${writeBehindServer.fields[0]}/v5/status?mic=XNYS`, { headers: { 'X-Oracle-Key': writeBehindServer.fields[1]! } })
 await writeBehindServer.stop()
 
+// DURABILITY=power (synchronous=FULL) against the default, the same app twice, alternated A-B-A-B.
+const durabilityServers = { process: await startServer('app.ts', { WITNESS_BODIES: '10' }), power: await startServer('app.ts', { WITNESS_BODIES: '10', DURABILITY: 'power' }) }
+const durabilityRuns: Record<'process' | 'power', Load[]> = { process: [], power: [] }
+for (let round = 0; round < 2; round++) {
+  for (const mode of ['process', 'power'] as const) {
+    const server = durabilityServers[mode]
+    durabilityRuns[mode].push(await measure(`http://127.0.0.1:${server.fields[0]}/v5/status?mic=XNYS`, { headers: { 'X-Oracle-Key': server.fields[1]! } }))
+  }
+}
+await durabilityServers.process.stop()
+await durabilityServers.power.stop()
+const statusProcess = meanLoad(durabilityRuns.process)
+const statusPower = meanLoad(durabilityRuns.power)
+
 const baselineServer2 = await startServer('baseline.ts')
 const baselineB = await measure(`http://127.0.0.1:${baselineServer2.fields[0]}/`)
 await baselineServer2.stop()
@@ -127,6 +124,8 @@ const baseline = (baselineA.rps + baselineB.rps) / 2
 const audit = await auditBench()
 const metering = await meteringBench()
 const delivery = await deliveryBench()
+const durability = durabilityBench()
+const flood = await floodBench(startServer)
 
 // ---- Report ----
 const cpu = cpus()[0]?.model ?? 'unknown CPU'
@@ -158,6 +157,9 @@ say(`| POST /v1/witness/checkpoints (new) | ${fmt(witnessPost.rps)} req/s = ${ra
 say(`| GET witness page of 500 receipts | ${fmt(witnessPage.rps)} req/s = ${ratio(witnessPage.rps, baseline)} of baseline, p99 ${p99(witnessPage)} | >= 0.015 of baseline | ${witnessPage.rps / baseline >= 0.015 ? 'yes' : 'NO'} |`)
 say(`| GET /v5/status, answer before commit (the log as it was before issue 13) | ${fmt(statusWriteBehind.rps)} req/s = ${ratio(statusWriteBehind.rps, bareSign.rps)} of bare signing, p99 ${p99(statusWriteBehind)} | | |`)
 say(`| GET /v5/status durable / answer-before-commit | ${ratio(status.rps, statusWriteBehind.rps)} | >= 0.90 | ${status.rps / statusWriteBehind.rps >= 0.9 ? 'yes' : 'NO'} |`)
+say(`| GET /v5/status, DURABILITY=power / process (synchronous FULL / NORMAL; same app, mean of 2 alternated runs each) | ${fmt(statusPower.rps)} / ${fmt(statusProcess.rps)} req/s = ${ratio(statusPower.rps, statusProcess.rps)}, p99 ${p99(statusPower)} / ${p99(statusProcess)} | | |`)
+say(`| SQLite WAL file, DURABILITY=power / process: single-row transactions | ${fmt(durability.singleRow.power)} / ${fmt(durability.singleRow.process)} /s = ${ratio(durability.singleRow.power, durability.singleRow.process)} | | |`)
+say(`| SQLite WAL file, DURABILITY=power / process: rows committed 32 at a time | ${fmt(durability.batched.power)} / ${fmt(durability.batched.process)} rows/s = ${ratio(durability.batched.power, durability.batched.process)} | | |`)
 say(`| audit: append ${fmt(audit.receipts)} receipts through the log (batches of 1,000) | ${fmt(audit.insertPerSecond)} rows/s | | |`)
 say(`| audit: seal a day of ${fmt(audit.receipts)} receipts (root, signature, leaf index) | ${fmt(audit.sealSeconds, 2)} s | < 10 s | ${audit.sealSeconds < 10 ? 'yes' : 'NO'} |`)
 say(`| audit: longest pause of the event loop while sealing that day | ${fmt(audit.sealLongestPauseMs, 1)} ms | | |`)
@@ -165,6 +167,7 @@ say(`| audit: first proof in that day after a restart (stored block roots, reads
 say(`| audit: proof of a receipt of that day before it is sealed (cold: builds the day's tree) | ${fmt(audit.unsealedProofMs)} ms | | |`)
 say(`| audit: the same with the tree built (id prefixes find the one block to read) / an unknown id (404) | ${fmt(audit.unsealedWarmProofMs)} ms / ${fmt(audit.unknownProofMs)} ms | | |`)
 say(`| audit: storage per million receipts (log with bodies / + leaf index after sealing / after pruning bodies) | ${fmt(audit.bytesPerMillionFull / 2 ** 20)} / ${fmt(audit.bytesPerMillionSealed / 2 ** 20)} / ${fmt(audit.bytesPerMillionPruned / 2 ** 20)} MiB | | |`)
+for (const row of floodRows(flood)) say(row)
 for (const [name, l] of [['health', health], ['status', status], ['status free key', statusFree], ['status unmetered', statusUnmetered], ['demo', demo], ['mcp status', mcpStatus], ['witness page', witnessPage]] as const) if (l.non2xx) say(`\nwarning: ${l.non2xx} non-2xx answers on ${name}`)
 if (sink === -1) console.log('unreachable')
 

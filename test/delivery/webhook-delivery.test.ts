@@ -141,7 +141,7 @@ describe('webhook deliveries', () => {
     for (const attempt of attempts) checkDelivery(attempt, id)
     await Bun.sleep(2500)
     expect(receiver.received.filter((d) => d.json.webhook_id === id)).toHaveLength(3)
-    const row = t.deps.delivery.queue.get(attempts[0]!.headers['webhook-id']!)!
+    const row = (await t.deps.delivery.queue.get(attempts[0]!.headers['webhook-id']!))!
     expect(row.state).toBe('delivered')
     expect(row.attempts).toBe(3)
     await t.deps.overrides.clear('XLON', 'test')
@@ -156,19 +156,19 @@ describe('dead letter, pause and resume', () => {
     const messageId = await waitFor(() => receiver.received.find((d) => d.json.webhook_id === id)?.headers['webhook-id'], 5000, 'the first attempt')
     // The schedule's later waits (30, 150, 600 intervals) are skipped by making the row due now.
     for (let attempt = 2; attempt <= 6; attempt++) {
-      await waitFor(() => t.deps.delivery.queue.get(messageId)!.state === 'queued' && t.deps.delivery.queue.get(messageId)!.attempts === attempt - 1, 5000, `retry ${attempt} queued`)
+      await waitFor(async () => { const row = (await t.deps.delivery.queue.get(messageId))!; return row.state === 'queued' && row.attempts === attempt - 1 }, 5000, `retry ${attempt} queued`)
       t.db.query('UPDATE webhook_deliveries SET next_attempt_at = 0 WHERE id = ?').run(messageId)
-      t.deps.delivery.dispatcher.worker.pump()
+      void t.deps.delivery.dispatcher.worker.pump()
       await waitFor(() => receiver.received.filter((d) => d.json.webhook_id === id).length === attempt, 5000, `attempt ${attempt}`)
     }
-    await waitFor(() => t.deps.delivery.queue.get(messageId)!.state === 'dead', 5000, 'the dead letter')
-    expect(t.deps.delivery.queue.get(messageId)).toMatchObject({ state: 'dead', attempts: 6, last_status: 503 })
+    await waitFor(async () => (await t.deps.delivery.queue.get(messageId))!.state === 'dead', 5000, 'the dead letter')
+    expect(await t.deps.delivery.queue.get(messageId)).toMatchObject({ state: 'dead', attempts: 6, last_status: 503 })
     const listed = (await t.json('/v5/webhooks', { headers: { 'x-oracle-key': key } })).body.webhooks.find((w: { webhook_id: string }) => w.webhook_id === id)
     expect(listed.status).toBe('paused')
     // A new change of XPAR queues nothing for the paused subscription.
     await t.deps.overrides.clear('XPAR', 'test')
     await Bun.sleep(1000)
-    expect(t.deps.delivery.queue.forWebhook(id)).toHaveLength(1)
+    expect(await t.deps.delivery.queue.forWebhook(id)).toHaveLength(1)
     expect(receiver.received.filter((d) => d.json.webhook_id === id)).toHaveLength(6)
     // The owner fixes the endpoint and tests it: delivered, and the subscription is active again.
     receiver.respondWith(() => 200)
@@ -229,7 +229,7 @@ describe('one attempt', () => {
       const at = new Date(t.clock.now()).toISOString()
       for (let i = 0; i < 20; i++) insert.run(`msg_bound_${i}`, id, JSON.stringify({ webhook_id: id, n: i }), at, at)
       const worker = t.deps.delivery.dispatcher.worker
-      worker.pump()
+      await worker.pump()
       const reached = () => receiver.received.filter((d) => d.json?.webhook_id === id && typeof d.json.n === 'number').length
       await waitFor(() => reached() === 16, 5000, 'sixteen attempts in flight')
       await Bun.sleep(300)

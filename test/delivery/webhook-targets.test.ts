@@ -71,7 +71,7 @@ describe('DNS rebinding (guard on)', () => {
     answer = ['127.0.0.1']
     lookups.length = 0
     await env.halt('XSES')
-    const [row] = env.t.deps.delivery.queue.forWebhook(created.body.webhook_id)
+    const [row] = await env.t.deps.delivery.queue.forWebhook(created.body.webhook_id)
     expect(lookups).toContain(NAME)
     expect(row).toMatchObject({ state: 'queued', attempts: 1, last_status: 0 })
     expect(row!.last_error).toContain('target refused')

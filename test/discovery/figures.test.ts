@@ -9,8 +9,7 @@ import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../../src/crypto/receipt-fields'
 import { setFirstStart } from '../helpers/installation'
 import { Signer } from '../../src/crypto/signer'
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
-import { pure } from '../../src/store/transaction'
+import { DEFAULT_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
 
 const DAY_MS = 86_400_000
 
@@ -100,10 +99,10 @@ describe('/v5/metrics/public', () => {
     const t = makeTestApp({ env: { X402_PAY_TO: '0x' + '2'.repeat(40), X402_NETWORK: 'eip155:84532', X402_ASSET: '0x' + '3'.repeat(40) } })
     expect((await t.json('/v5/metrics/public')).body).toMatchObject({ x402_enabled: true, x402_network: 'eip155:84532', x402_payment_count: 0, last_payment_at: null })
     const claim = { kind: 'transaction' as const, purpose: 'status', network: 'eip155:84532', payer: null, amount_atomic: '1000' }
-    await t.deps.payments.spendTransaction({ ...claim, reference: 'tx:0x01', created_at: '2026-03-02T14:00:00.000Z' }, () => pure(null))
-    await t.deps.payments.spendTransaction({ ...claim, reference: 'tx:0x02', created_at: '2026-03-02T14:30:00.000Z' }, () => pure(null))
+    await t.deps.transactor.run(() => t.deps.payments.spend({ ...claim, reference: 'tx:0x01', created_at: '2026-03-02T14:00:00.000Z' }))
+    await t.deps.transactor.run(() => t.deps.payments.spend({ ...claim, reference: 'tx:0x02', created_at: '2026-03-02T14:30:00.000Z' }))
     // A claimed authorization that never settled is not a payment.
-    await t.deps.payments.claim({ ...claim, kind: 'authorization', reference: 'auth:0x03', created_at: '2026-03-02T14:45:00.000Z' })
+    await t.deps.transactor.run(() => t.deps.payments.claim({ ...claim, kind: 'authorization', reference: 'auth:0x03', created_at: '2026-03-02T14:45:00.000Z' }))
     expect((await t.json('/v5/metrics/public')).body).toMatchObject({ x402_payment_count: 2, last_payment_at: '2026-03-02T14:30:00.000Z' })
     expect((await t.json('/v5/metrics/public')).body.x402_enabled).toBe(true)
     expect((await makeTestApp().json('/v5/metrics/public')).body.x402_enabled).toBe(false)
@@ -148,13 +147,17 @@ describe('/v5/metrics/public', () => {
     expect(down.preflight_checks).toBe(metrics.preflight_checks)
   })
 
-  test('mcp_protocol_version is the newest version the tool endpoint answers in; the list is the same registry', async () => {
+  test("mcp_protocol_version is the spec's 2024-11-05 (spec 9); mcp_protocol_versions lists every version answered", async () => {
     const t = makeTestApp()
     const { body } = await t.json('/v5/metrics/public')
-    expect(body.mcp_protocol_version).toBe(SUPPORTED_PROTOCOL_VERSIONS.at(-1))
+    expect(body.mcp_protocol_version).toBe('2024-11-05')
+    expect(body.mcp_protocol_version).toBe(DEFAULT_PROTOCOL_VERSION)
     expect(body.mcp_protocol_versions).toEqual([...SUPPORTED_PROTOCOL_VERSIONS])
-    const init = await t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: body.mcp_protocol_version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } }) })
-    expect(((await init.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe(body.mcp_protocol_version)
+    // Each listed version is one initialize answers in.
+    for (const version of [body.mcp_protocol_version, ...body.mcp_protocol_versions]) {
+      const init = await t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } }) })
+      expect(((await init.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe(version)
+    }
   })
 })
 

@@ -62,10 +62,10 @@ export async function startService(env: Record<string, string>, options: { clock
 export const SLOW_SETUP_MS = 120_000
 
 /** Polls `probe` every 20 ms until it gives a value, or fails naming `what` after `ms`. */
-export async function waitFor<T>(probe: () => T | undefined | false, ms: number, what: string): Promise<T> {
+export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, ms: number, what: string): Promise<T> {
   const deadline = Date.now() + ms
   for (;;) {
-    const value = probe()
+    const value = await probe()
     if (value) return value
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await Bun.sleep(20)

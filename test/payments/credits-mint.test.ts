@@ -48,7 +48,7 @@ describe('POST /v5/credits/purchase and GET /v5/credits/balance', () => {
     const ledger = t.db.query('SELECT delta, kind FROM credit_ledger').all()
     expect(ledger).toEqual([{ delta: 1100, kind: 'grant' }])
     // A credit given back later (a request that failed after its debit) is not a purchase.
-    t.deps.creditLedger.record(account.id, 1, 'grant', 'refund:/v5/status', new Date(t.clock.now() + 60_000).toISOString())
+    await t.deps.transactor.run(() => t.deps.creditLedger.record(account.id, 1, 'grant', 'refund:/v5/status', new Date(t.clock.now() + 60_000).toISOString()))
     expect((await t.json('/v5/credits/balance', { headers: { 'x-oracle-key': key } })).body.last_purchased).toBe(balance.body.last_purchased)
   })
 

@@ -164,7 +164,7 @@ describe('x402 with the official client and facilitator', () => {
     const a = payload.authorization
     // As if the facilitator broadcast it and then failed to answer: claimed, marked failed, mined.
     const reference = `auth:${chain.chain.id}:${token.toLowerCase()}:${a.from!.toLowerCase()}:${a.nonce!.toLowerCase()}`
-    await t.deps.payments.claim({ reference, kind: 'authorization', purpose: 'status', network: chain.network, payer: a.from!.toLowerCase(), amount_atomic: a.value!, created_at: new Date(t.clock.now()).toISOString() })
+    await t.deps.transactor.run(() => t.deps.payments.claim({ reference, kind: 'authorization', purpose: 'status', network: chain.network, payer: a.from!.toLowerCase(), amount_atomic: a.value!, created_at: new Date(t.clock.now()).toISOString() }))
     await t.deps.payments.fail(reference)
     const hash = await chain.wallet(0).writeContract({
       address: token,

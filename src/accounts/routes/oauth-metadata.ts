@@ -12,7 +12,9 @@ const unsupported = () =>
 
 export function oauthMetadataRoutes(deps: AppDeps) {
   const resourceDoc = { detail: { tags: ['accounts'], summary: 'RFC 9728 protected resource metadata of the tool endpoint (/mcp)', responses: responses({ 200: ['Protected resource metadata', t.Object({ resource: t.String(), authorization_servers: t.Array(t.String()) }, { additionalProperties: true })] }) } }
-  const authorizeDoc = { detail: { tags: ['accounts'], summary: 'Authorization endpoint: always the RFC 6749 error unsupported_response_type (client credentials only)', responses: responses({ 400: ['unsupported_response_type (never a redirect)', t.Object({ error: t.String(), error_description: t.String() })] }) } }
+  // RFC 6749 3.1: the authorization endpoint MUST ignore unrecognised request parameters, so its
+  // query is declared open-ended (the one exception to the unknown-parameter refusal).
+  const authorizeDoc = { query: t.Object({}, { additionalProperties: true, description: 'any OAuth request parameters (ignored: the answer is always unsupported_response_type)' }), detail: { tags: ['accounts'], summary: 'Authorization endpoint: always the RFC 6749 error unsupported_response_type (client credentials only)', responses: responses({ 400: ['unsupported_response_type (never a redirect)', t.Object({ error: t.String(), error_description: t.String() })] }) } }
   const resource = () => new Response(JSON.stringify(protectedResourceMetadata(deps.config.publicBaseUrl)), { headers: JSON_CACHED })
   return new Elysia({ name: 'accounts-oauth-metadata' })
     .get('/.well-known/oauth-authorization-server', () => new Response(JSON.stringify(authorizationServerMetadata(deps.config.publicBaseUrl)), { headers: JSON_CACHED }), {

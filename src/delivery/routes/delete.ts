@@ -11,10 +11,10 @@ export function deleteRoutes(deps: AppDeps) {
     '/v5/webhooks/:webhook_id',
     async ({ request, params, set }) => {
       const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER))
-      const row = ownedWebhook(deps.delivery.webhooks, account, params.webhook_id)
-      deps.delivery.webhooks.delete(row.id)
+      const row = await ownedWebhook(deps.delivery.webhooks, account, params.webhook_id)
+      await deps.delivery.webhooks.delete(row.id)
       // A MIC nobody watches any more forgets its state, so a later subscriber starts afresh.
-      deps.delivery.queue.forgetUnsubscribed()
+      await deps.delivery.queue.forgetUnsubscribed()
       deps.log.info('webhook deleted', { webhook_id: row.id, key_prefix: account.key_prefix })
       set.status = 204
       return new Response(null, { status: 204 })

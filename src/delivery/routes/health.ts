@@ -6,9 +6,9 @@ import { responses } from '../../http/openapi'
 export function healthRoutes(deps: AppDeps) {
   return new Elysia({ name: 'delivery-webhook-health' }).get(
     '/v5/webhooks/health',
-    ({ set }) => {
+    async ({ set }) => {
       set.headers['cache-control'] = 'no-store'
-      const record = deps.delivery.records.read()
+      const record = await deps.delivery.records.read()
       // A record older than three cycles means the dispatcher stopped: its health is not known.
       const stale = record && deps.clock.now() - Date.parse(record.checked_at) > 3 * deps.config.delivery.dispatchIntervalSeconds * 1000
       if (record) return stale ? { ...record, status: 'unknown' } : record

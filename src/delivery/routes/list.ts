@@ -12,7 +12,7 @@ export function listRoutes(deps: AppDeps) {
     '/v5/webhooks',
     async ({ request }) => {
       const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER))
-      const webhooks = deps.delivery.webhooks.listByKey(account.key_hash).map(webhookEntry)
+      const webhooks = (await deps.delivery.webhooks.listByKey(account.key_hash)).map(webhookEntry)
       return { webhooks, count: webhooks.length }
     },
     {

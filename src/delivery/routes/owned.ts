@@ -3,8 +3,8 @@ import type { AccountRow } from '../../accounts/store'
 import { ApiError } from '../../http/errors'
 import type { WebhookRow, WebhookStore } from '../webhooks/store'
 
-export function ownedWebhook(store: WebhookStore, account: AccountRow, id: string): WebhookRow {
-  const row = /^[0-9a-f-]{36}$/.test(id) ? store.get(id) : null
+export async function ownedWebhook(store: WebhookStore, account: AccountRow, id: string): Promise<WebhookRow> {
+  const row = /^[0-9a-f-]{36}$/.test(id) ? await store.get(id) : null
   if (!row) throw new ApiError(404, 'WEBHOOK_NOT_FOUND', 'no webhook subscription with this id')
   if (row.key_hash !== account.key_hash) throw new ApiError(403, 'WEBHOOK_NOT_OWNED', 'this webhook subscription belongs to another key')
   return row

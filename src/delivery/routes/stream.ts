@@ -6,7 +6,7 @@ import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
-import type { StreamHub } from '../stream/coordinator'
+import type { StreamHub } from '../stream/hub'
 import { retryFrame } from '../stream/frames'
 import { streamLimit } from '../stream/limits'
 
@@ -21,11 +21,12 @@ export function streamRoutes(deps: AppDeps, hub: StreamHub) {
     async ({ query, request, server }) => {
       const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER) ?? query.key)
       const mic = parseMic(query.mic)
-      // At the plan's limit the key's oldest stream is replaced (StreamHub.attach), never refused.
       const limit = streamLimit(account.plan)
       const headers = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' }
       // HEAD: the GET's status and headers, no stream opened.
       if (request.method === 'HEAD') return new Response(null, { headers })
+      // At the plan's limit the key's oldest stream, on any node, is replaced (StreamHub.register), never refused.
+      const id = await hub.register(mic, account.key_hash, limit)
       // Bun closes connections idle for 10 s; a stream is quiet for up to the heartbeat interval.
       server?.timeout(request, 0)
       let release: (() => void) | null = null
@@ -34,7 +35,7 @@ export function streamRoutes(deps: AppDeps, hub: StreamHub) {
           start(controller) {
             controller.enqueue(retryFrame(STREAM_RETRY_MS))
             let open = true
-            release = hub.attach(mic, account.key_hash, {
+            release = hub.attach(id, mic, account.key_hash, {
               send(frame) {
                 if (!open) return false
                 if ((controller.desiredSize ?? 0) < -MAX_QUEUED_FRAMES) return false
@@ -66,7 +67,7 @@ export function streamRoutes(deps: AppDeps, hub: StreamHub) {
       detail: {
         tags: ['delivery'],
         summary: 'Server-sent events: a signed market_status receipt on connect and every STREAM_INTERVAL_SECONDS; terminal `halted`; at the key stream limit the oldest stream ends with `replaced`',
-        responses: responses({ 200: ['Server-sent events: market_status (a signed receipt, id = receipt_id), halted (terminal), unknown (nothing could be signed this tick: the error object with status UNKNOWN), replaced (terminal: a newer stream of the key took this place; close the EventSource), comment heartbeats', t.String(), 'text/event-stream'], 400: 'UNKNOWN_MIC', 401: 'API_KEY_REQUIRED', 402: 'ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY' }),
+        responses: responses({ 200: ['Server-sent events: market_status (a signed receipt, id = receipt_id), halted (terminal), unknown (nothing could be signed this tick: the error object with status UNKNOWN), replaced (terminal: a newer stream of the key took this place; close the EventSource), comment heartbeats', t.String(), 'text/event-stream'], 400: 'UNKNOWN_MIC', 401: 'API_KEY_REQUIRED', 402: 'ACCOUNT_INACTIVE', 403: 'INVALID_API_KEY', 503: 'STORAGE_UNAVAILABLE (the database cannot be reached: the stream could not be registered; retry)' }),
       },
     },
   )

@@ -22,15 +22,13 @@ const MAX_BODY_BYTES = 16 * 1024
 
 /**
  * A MIC nobody watched before gets its current state stored now, so that a change right after
- * subscribing is delivered rather than taken as the dispatcher's first sight (a baseline).
+ * subscribing is delivered rather than taken as the dispatcher's first sight (a baseline). A MIC
+ * with a stored state keeps it; a view this node's caches have not caught up with stores nothing
+ * (the dispatcher's first sight does).
  */
 async function baselineNewMics(deps: AppDeps, mics: readonly Mic[]): Promise<void> {
   const now = deps.clock.now()
-  for (const mic of mics) {
-    if (deps.delivery.queue.state(mic)) continue
-    const resolution = await resolveStatus(deps, mic, now)
-    deps.delivery.queue.baseline({ mic, status: resolution.status, source: resolution.source, changed_at: new Date(now).toISOString() })
-  }
+  for (const mic of mics) await deps.delivery.baseline(mic, await resolveStatus(deps, mic, now), now)
 }
 
 export function subscribeRoutes(deps: AppDeps) {
@@ -54,7 +52,7 @@ export function subscribeRoutes(deps: AppDeps) {
         paused_reason: null,
         created_at: new Date(deps.clock.now()).toISOString(),
       }
-      deps.delivery.webhooks.create(row, limit)
+      await deps.transactor.run(() => deps.delivery.webhooks.create(row, limit), { name: 'webhook-subscribe' })
       await baselineNewMics(deps, input.mics)
       deps.log.info('webhook subscribed', { webhook_id: row.id, key_prefix: account.key_prefix, host: input.url.host, mics: row.mics })
       return { ...webhookEntry(row), subscription_id: row.id, secret: row.secret }

@@ -17,13 +17,13 @@ export function testRoutes(deps: AppDeps) {
     '/v5/webhooks/test/:webhook_id',
     async ({ request, params }) => {
       const account = await requireAccount(deps, request.headers.get(API_KEY_HEADER))
-      const row = ownedWebhook(deps.delivery.webhooks, account, params.webhook_id)
+      const row = await ownedWebhook(deps.delivery.webhooks, account, params.webhook_id)
       const mic = row.mics[0] as Mic
       const receipt = await issueLiveReceipt(deps, mic, { surface: '/v5/webhooks/test', keyHash: account.key_hash })
       const payload = deliveryBody({ webhook_id: row.id, mic, previous_status: receipt.status, current_status: receipt.status, receipt, occurred_at: receipt.issued_at, test: true })
       const result = await deps.delivery.sender.send(row, newMessageId(), JSON.stringify(payload), deps.clock.now())
       if (result.delivered && row.status === 'paused') {
-        deps.delivery.webhooks.setStatus(row.id, 'active', null)
+        await deps.delivery.webhooks.setStatus(row.id, 'active', null)
         deps.log.info('webhook resumed by a successful test delivery', { webhook_id: row.id })
       }
       return { delivered: result.delivered, payload_sent: payload, status_code: result.statusCode, ...(result.error ? { error: result.error } : {}) }

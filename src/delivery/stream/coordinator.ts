@@ -10,7 +10,7 @@ import { issueLiveReceipt } from '../../market/issue'
 import { resolveStatus } from '../../market/resolve'
 import { accountUsable } from '../../accounts/keys'
 import { ApiError, criticalFailure } from '../../http/errors'
-import { eventFrame, HEARTBEAT_FRAME, replacedFrame, unknownFrame } from './frames'
+import { eventFrame, HEARTBEAT_FRAME, unknownFrame } from './frames'
 
 export interface StreamClient {
   /** SHA-256 of the key that opened the stream: re-checked at every tick. */
@@ -173,93 +173,5 @@ export class MicCoordinator {
     if (this.clients.size === 0) return
     const resolution = await resolveStatus(this.deps, this.mic, this.deps.clock.now())
     if (resolution.status !== this.current.receipt.status || resolution.source !== this.current.receipt.source) await this.tick()
-  }
-}
-
-/** The coordinators of all MICs with open streams, and each key's open streams, oldest first. */
-export class StreamHub {
-  private readonly coordinators = new Map<Mic, MicCoordinator>()
-  /** Per key hash, a function that replaces each open stream, in the order they opened. */
-  private readonly perKey = new Map<string, Set<() => void>>()
-  /** Heartbeat period of coordinators created from now on (tests shorten it). */
-  heartbeatMs = HEARTBEAT_MS
-
-  constructor(private readonly deps: DomainDeps) {
-    const wake = (mic: string) => void this.coordinators.get(mic as Mic)?.watch()
-    deps.overrides.changed.add(wake)
-    deps.halts.changed.add(wake)
-  }
-
-  coordinator(mic: Mic): MicCoordinator | undefined {
-    return this.coordinators.get(mic)
-  }
-
-  /** Open streams in all, and per key hash. */
-  get open(): number {
-    let total = 0
-    for (const coordinator of this.coordinators.values()) total += coordinator.clients.size
-    return total
-  }
-
-  openFor(keyHash: string): number {
-    return this.perKey.get(keyHash)?.size ?? 0
-  }
-
-  get activeCoordinators(): number {
-    return this.coordinators.size
-  }
-
-  /**
-   * Registers a stream; the returned function releases it (idempotent). A key already holding
-   * `limit` streams makes room first: its oldest streams get a last `replaced` event and end (a
-   * browser's EventSource reconnecting before the server noticed its old connection was dead
-   * must not be refused: browsers do not retry a refusal).
-   */
-  attach(mic: Mic, keyHash: string, client: Omit<StreamClient, 'keyHash'>, limit = Number.POSITIVE_INFINITY): () => void {
-    const streams = this.perKey.get(keyHash) ?? new Set()
-    for (const replace of streams) {
-      if (streams.size < limit) break
-      replace()
-    }
-    // Set again: the replaced streams' release removed the key's entry when it emptied.
-    this.perKey.set(keyHash, streams)
-    let coordinator = this.coordinators.get(mic)
-    if (!coordinator) {
-      coordinator = new MicCoordinator(mic, this.deps, (idle) => {
-        if (this.coordinators.get(idle.mic) === idle) this.coordinators.delete(idle.mic)
-      }, this.heartbeatMs)
-      this.coordinators.set(mic, coordinator)
-    }
-    let released = false
-    const owner = coordinator
-    const wrapped: StreamClient = {
-      keyHash,
-      send: (frame) => client.send(frame),
-      end: () => {
-        client.end()
-        release()
-      },
-    }
-    const replace = () => {
-      client.send(replacedFrame(limit))
-      wrapped.end()
-    }
-    const release = () => {
-      if (released) return
-      released = true
-      streams.delete(replace)
-      if (streams.size === 0 && this.perKey.get(keyHash) === streams) this.perKey.delete(keyHash)
-      owner.remove(wrapped)
-    }
-    streams.add(replace)
-    coordinator.add(wrapped)
-    return release
-  }
-
-  /** Ends every stream (shutdown). */
-  closeAll(): void {
-    for (const coordinator of [...this.coordinators.values()]) {
-      for (const client of [...coordinator.clients]) client.end()
-    }
   }
 }

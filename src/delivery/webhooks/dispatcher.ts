@@ -2,31 +2,34 @@
 // WEBHOOK_DISPATCH_INTERVAL_SECONDS, at the next calendar boundary or override expiry of a
 // subscribed MIC (so an opening is delivered at the open), and at once when an override or a
 // real-time halt changes (an override written by another process is noticed within about two seconds).
-// For each subscribed MIC it compares the resolved status with the stored one: the first sight stores a baseline; a change signs ONE receipt (audit-logged) and queues
-// one delivery per active subscription in the transaction that stores the new state.
+// For each subscribed MIC it compares the resolved status with the stored one: the first sight
+// stores a baseline; a change signs ONE receipt (audit-logged) and queues one delivery per active
+// subscription in the transaction that stores the new state, which first checks the change against
+// the overrides and halts stored now (transition.ts): a view that lags another node's change is
+// not announced, and the MIC is looked at again once the caches have caught up.
 import type { DomainDeps } from '../../domain-deps'
 import type { Mic } from '../../calendar/mics'
 import { resolveStatus } from '../../market/resolve'
 import { issueLiveReceipt } from '../../market/issue'
 import { nextCloseBoundary, nextOpenBoundary } from '../../calendar/engine'
-import type { WebhookStore } from './store'
 import type { DispatcherRecords } from './health'
-import type { DeliveryQueue, NewDelivery } from './queue'
-import { deliveryBody } from './payload'
-import { newMessageId } from './signing'
 import { DeliveryWorker } from './worker'
+import { Coalescing } from './coalescing'
 import { CACHE_MS as OVERRIDE_CACHE_MS } from '../../market/overrides/service'
 import type { WebhookSender } from './send'
+import { recordBaseline, recordTransition, type TransitionStores } from './transition'
 
 export const DISPATCH_AUDIT_CONTEXT = { surface: 'webhooks', clientRef: 'webhook-dispatcher' }
 /** Fire a boundary alarm a little after the instant, so the calendar already answers the new span. */
 const BOUNDARY_MARGIN_MS = 50
 
-export interface DispatcherParts {
-  webhooks: WebhookStore
-  queue: DeliveryQueue
+export interface DispatcherParts extends TransitionStores {
   records: DispatcherRecords
   sender: WebhookSender
+  /** This node's lease holder name: the claimer of the rows its worker sends. */
+  claimer: string
+  /** A claimer known dead (SQLite: a process of this machine that is gone), whose rows are queued again at start. */
+  isDeadClaimer?: (claimer: string) => boolean
   concurrency?: number
   /**
    * A number that changes whenever an override is set or cleared by any process on the database
@@ -45,9 +48,9 @@ export class Dispatcher {
   private wakeTimer: ReturnType<typeof setTimeout> | null = null
   private overrideTimer: ReturnType<typeof setInterval> | null = null
   private overrideSeen: number | null = null
-  private overrideFollowUp: ReturnType<typeof setTimeout> | null = null
-  private cycling: Promise<void> | null = null
-  private again = false
+  /** One more cycle once the caches have caught up (after an override change elsewhere, or a stale view). */
+  private followUp: ReturnType<typeof setTimeout> | null = null
+  private readonly cycling = new Coalescing(() => this.detect().catch((error) => this.deps.log.error('webhook dispatch cycle failed', { error: (error as Error).message })))
   private running = false
   private readonly wake = () => this.soon()
   cycles = 0
@@ -63,16 +66,22 @@ export class Dispatcher {
       queue: parts.queue,
       webhooks: parts.webhooks,
       sender: parts.sender,
+      claimer: parts.claimer,
       intervalSeconds: () => deps.config.delivery.dispatchIntervalSeconds,
       concurrency: parts.concurrency ?? 16,
     })
   }
 
-  /** Starts the timers; deliveries a previous process left in flight go back in the queue first. */
+  /** Starts the timers; deliveries a dead process left in flight go back in the queue first. */
   start(): () => Promise<void> {
-    const requeued = this.parts.queue.requeueInterrupted(this.deps.clock.now())
-    if (requeued) this.deps.log.warn('webhook deliveries interrupted by a restart are queued again (same webhook-id)', { count: requeued })
     this.running = true
+    void this.parts.queue
+      .requeueInterrupted(this.deps.clock.now(), this.parts.isDeadClaimer ?? (() => false))
+      .then((requeued) => {
+        if (requeued) this.deps.log.warn('webhook deliveries interrupted by a restart are queued again (same webhook-id)', { count: requeued })
+        if (requeued && this.running) void this.worker.pump()
+      })
+      .catch((error: Error) => this.deps.log.error('webhook deliveries in flight at a restart not requeued; they are claimed again when their claim ends', { error: error.message }))
     this.deps.overrides.changed.add(this.wake)
     this.deps.halts.changed.add(this.wake)
     this.worker.start()
@@ -94,9 +103,9 @@ export class Dispatcher {
     this.wakeTimer = null
     if (this.overrideTimer) clearInterval(this.overrideTimer)
     this.overrideTimer = null
-    if (this.overrideFollowUp) clearTimeout(this.overrideFollowUp)
-    this.overrideFollowUp = null
-    await this.cycling
+    if (this.followUp) clearTimeout(this.followUp)
+    this.followUp = null
+    await this.cycling.current
     await this.worker.stop()
   }
 
@@ -114,10 +123,15 @@ export class Dispatcher {
     if (mark === null || mark === this.overrideSeen) return
     this.overrideSeen = mark
     this.soon()
-    // Override reads may be up to OVERRIDE_CACHE_MS old: one more cycle once that has passed.
-    if (this.overrideFollowUp) clearTimeout(this.overrideFollowUp)
-    this.overrideFollowUp = setTimeout(() => {
-      this.overrideFollowUp = null
+    this.lookAgainLater()
+  }
+
+  /** Override reads may be up to OVERRIDE_CACHE_MS old (halt views as long): one more cycle once that has passed. */
+  private lookAgainLater(): void {
+    if (!this.running) return
+    if (this.followUp) clearTimeout(this.followUp)
+    this.followUp = setTimeout(() => {
+      this.followUp = null
       this.soon()
     }, OVERRIDE_CACHE_MS + BOUNDARY_MARGIN_MS)
   }
@@ -133,29 +147,16 @@ export class Dispatcher {
 
   /** One detection cycle; concurrent calls run one more cycle after the current one. */
   cycle(): Promise<void> {
-    if (this.cycling) {
-      this.again = true
-      return this.cycling
-    }
-    this.cycling = this.detect()
-      .catch((error) => this.deps.log.error('webhook dispatch cycle failed', { error: (error as Error).message }))
-      .finally(() => {
-        this.cycling = null
-        if (this.again) {
-          this.again = false
-          void this.cycle()
-        }
-      })
-    return this.cycling
+    return this.cycling.run()
   }
 
   private async detect(): Promise<void> {
     const now = this.deps.clock.now()
     this.cycles++
     const { webhooks, queue } = this.parts
-    queue.forgetUnsubscribed()
-    queue.prune(now)
-    const mics = webhooks.subscribedMics() as Mic[]
+    await queue.forgetUnsubscribed()
+    await queue.prune(now)
+    const mics = (await webhooks.subscribedMics()) as Mic[]
     let status: 'ok' | 'unknown' = 'ok'
     for (const mic of mics) {
       try {
@@ -166,35 +167,34 @@ export class Dispatcher {
       }
     }
     const nextAlarm = await this.nextAlarm(mics, now)
-    this.parts.records.write({ status, next_alarm: new Date(nextAlarm).toISOString(), checked_at: new Date(now).toISOString() })
+    await this.parts.records.write({ status, next_alarm: new Date(nextAlarm).toISOString(), checked_at: new Date(now).toISOString() })
     if (this.running) {
       if (this.timer) clearTimeout(this.timer)
       this.timer = setTimeout(() => void this.cycle(), Math.max(0, nextAlarm - this.deps.clock.now()))
-      this.worker.pump()
+      void this.worker.pump()
     }
   }
 
   private async detectMic(mic: Mic, now: number): Promise<void> {
-    const { queue, webhooks } = this.parts
-    const stored = queue.state(mic)
+    const { transactor } = this.deps
+    const stored = await transactor.run(() => this.parts.queue.state(mic))
     const resolution = await resolveStatus(this.deps, mic, now)
-    const changedAt = new Date(now).toISOString()
     if (!stored) {
-      queue.baseline({ mic, status: resolution.status, source: resolution.source, changed_at: changedAt })
+      if (!(await transactor.run(() => recordBaseline(this.parts, mic, resolution, now), { name: 'webhook-baseline' }))) this.lookAgainLater()
       return
     }
     if (stored.status === resolution.status) return
     const receipt = await issueLiveReceipt(this.deps, mic, DISPATCH_AUDIT_CONTEXT)
     if (receipt.status === stored.status) return // changed back meanwhile
-    const occurredAt = receipt.issued_at
-    const deliveries: NewDelivery[] = webhooks
-      .activeForMic(mic)
-      .filter((webhook) => webhook.events.includes('status_change'))
-      .map((webhook) => ({ id: newMessageId(), webhook, body: JSON.stringify(deliveryBody({ webhook_id: webhook.id, mic, previous_status: stored.status, current_status: receipt.status, receipt, occurred_at: occurredAt })) }))
-    const stateRow = { mic, status: receipt.status, source: receipt.source, changed_at: occurredAt }
-    if (!queue.transition(mic, stored.status, stateRow, deliveries, this.deps.clock.now())) return
+    const outcome = await transactor.run(() => recordTransition(this.parts, receipt, this.deps.clock.now()), { name: 'webhook-transition' })
+    if (outcome.kind === 'stale') {
+      this.deps.log.info('state change not announced: this node\'s view is behind the database', { mic, seen: receipt.status, reason: outcome.reason })
+      this.lookAgainLater()
+      return
+    }
+    if (outcome.kind !== 'recorded') return
     this.transitions++
-    this.deps.log.info('market state change queued for webhooks', { mic, from: stored.status, to: receipt.status, deliveries: deliveries.length, receipt_id: receipt.receipt_id })
+    this.deps.log.info('market state change queued for webhooks', { mic, from: outcome.from, to: receipt.status, deliveries: outcome.deliveries, receipt_id: receipt.receipt_id })
   }
 
   /** The next cycle: the interval, or sooner at a calendar boundary or override expiry of a subscribed MIC. */

@@ -1,5 +1,6 @@
-// Webhook subscriptions, the delivery queue and the dispatcher's record on PostgreSQL
-// (migration 15; the SQLite statements are in store.ts).
+// Webhook subscriptions, the delivery queue, the dispatcher's record and the open streams on
+// PostgreSQL (migrations 15, 41, 42; the SQLite statements are in webhooks/store.ts, queue.ts and
+// stream/registry.ts).
 
 export const DELIVERY_SCHEMA_V15_POSTGRES = `
 CREATE TABLE webhooks (
@@ -47,4 +48,21 @@ CREATE TABLE webhook_dispatcher (
   next_alarm TEXT NOT NULL,
   checked_at TEXT NOT NULL
 );
+`
+
+/** Migration 41: who claimed a row being sent (its claim ends at next_attempt_at). */
+export const DELIVERY_SCHEMA_V41_POSTGRES = `ALTER TABLE webhook_deliveries ADD COLUMN claimed_by TEXT COLLATE "C";`
+
+/** Migration 42: every open /v5/stream of every node (delivery/stream/registry.ts). */
+export const STREAMS_SCHEMA_V42_POSTGRES = `
+CREATE TABLE open_streams (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  key_hash TEXT COLLATE "C" NOT NULL,
+  mic TEXT COLLATE "C" NOT NULL,
+  node TEXT COLLATE "C" NOT NULL,
+  opened_at BIGINT NOT NULL,
+  seen_at BIGINT NOT NULL
+);
+CREATE INDEX open_streams_key ON open_streams (key_hash, opened_at, id);
+CREATE INDEX open_streams_node ON open_streams (node);
 `

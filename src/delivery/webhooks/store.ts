@@ -1,7 +1,12 @@
-// SQL for webhook subscriptions (synchronous bun:sqlite, so the dispatcher can join a subscription
-// check, a state change and the delivery rows it creates in one transaction).
+// Webhook subscriptions: the store interface and its SQLite implementation (PostgreSQL:
+// store-postgres.ts). Creating one (counted against the key's limit) and reading a MIC's active
+// subscriptions are steps, so that they join a unit of work: the limit holds across nodes, and the
+// dispatcher queues deliveries for exactly the subscriptions its transaction sees.
 import type { Database } from 'bun:sqlite'
 import { ApiError } from '../../http/errors'
+import type { Step } from '../../store/transaction'
+import { sqliteStep } from '../../store/sqlite-transaction'
+import { positional } from '../../store/sql-text'
 
 export const DELIVERY_SCHEMA_V15 = `
 CREATE TABLE webhooks (
@@ -67,58 +72,73 @@ export interface WebhookRow {
   created_at: string
 }
 
-type StoredRow = Omit<WebhookRow, 'mics' | 'events'> & { mics: string; events: string }
+export type StoredWebhook = Omit<WebhookRow, 'mics' | 'events'> & { mics: string; events: string }
 
-const fromStored = (row: StoredRow): WebhookRow => ({ ...row, mics: JSON.parse(row.mics), events: JSON.parse(row.events) })
+export const fromStored = (row: StoredWebhook): WebhookRow => ({ ...row, mics: JSON.parse(row.mics), events: JSON.parse(row.events) })
 
 /** The public view (spec 2.7 Webhook entry): never the secret. */
 export function webhookEntry(row: WebhookRow) {
   return { webhook_id: row.id, url: row.url, mics: row.mics, events: row.events, created_at: row.created_at, status: row.status }
 }
 
-export function sqliteWebhookStore(db: Database) {
-  const insert = db.query('INSERT INTO webhooks (id, key_hash, url, mics, events, secret, status, created_at) VALUES ($id, $key_hash, $url, $mics, $events, $secret, $status, $created_at)')
-  const insertMic = db.query('INSERT INTO webhook_mics (mic, webhook_id) VALUES (?, ?)')
-  const countByKey = db.query('SELECT count(*) AS n FROM webhooks WHERE key_hash = ?')
-  const byKey = db.query('SELECT * FROM webhooks WHERE key_hash = ? ORDER BY created_at, id')
-  const byId = db.query('SELECT * FROM webhooks WHERE id = ?')
-  const remove = db.query('DELETE FROM webhooks WHERE id = ?')
-  const setStatus = db.query('UPDATE webhooks SET status = ?, paused_reason = ? WHERE id = ?')
-  const activeForMic = db.query(`SELECT w.* FROM webhook_mics m JOIN webhooks w ON w.id = m.webhook_id WHERE m.mic = ? AND w.status = 'active' ORDER BY w.id`)
-  const subscribedMics = db.query('SELECT DISTINCT mic FROM webhook_mics ORDER BY mic')
-  const create = db.transaction((row: WebhookRow, limit: number) => {
-    const { n } = countByKey.get(row.key_hash) as { n: number }
-    if (n >= limit) throw new ApiError(403, 'WEBHOOK_LIMIT_REACHED', `this plan allows ${limit} webhook subscriptions; delete one first`, { limit })
-    insert.run({ ...row, mics: JSON.stringify(row.mics), events: JSON.stringify(row.events) } as unknown as Record<string, string>)
-    for (const mic of row.mics) insertMic.run(mic, row.id)
-  })
+export interface WebhookStore {
+  /** Inserts unless the key already has `limit` subscriptions (throws 403 WEBHOOK_LIMIT_REACHED); run it in a unit of work. */
+  create(row: WebhookRow, limit: number): Step<void>
+  listByKey(keyHash: string): Promise<WebhookRow[]>
+  get(id: string): Promise<WebhookRow | null>
+  /** Removes the subscription with its MICs and undelivered deliveries (cascade). */
+  delete(id: string): Promise<boolean>
+  setStatus(id: string, status: WebhookStatus, reason: string | null): Promise<void>
+  /** The active subscriptions of a MIC, read in the unit of work that queues their deliveries. */
+  activeForMic(mic: string): Step<WebhookRow[]>
+  /** MICs named by any subscription (active or paused): their state is tracked. */
+  subscribedMics(): Promise<string[]>
+}
+
+export function limitReached(limit: number): ApiError {
+  return new ApiError(403, 'WEBHOOK_LIMIT_REACHED', `this plan allows ${limit} webhook subscriptions; delete one first`, { limit })
+}
+
+// The statements both backends run ($n parameters; SQLite binds them as ?n).
+export const WEBHOOK_SQL = {
+  insert: 'INSERT INTO webhooks (id, key_hash, url, mics, events, secret, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+  insertMic: 'INSERT INTO webhook_mics (mic, webhook_id) VALUES ($1, $2)',
+  countByKey: 'SELECT count(*) AS n FROM webhooks WHERE key_hash = $1',
+  byKey: 'SELECT * FROM webhooks WHERE key_hash = $1 ORDER BY created_at, id',
+  byId: 'SELECT * FROM webhooks WHERE id = $1',
+  remove: 'DELETE FROM webhooks WHERE id = $1',
+  setStatus: 'UPDATE webhooks SET status = $2, paused_reason = $3 WHERE id = $1',
+  activeForMic: `SELECT w.* FROM webhook_mics m JOIN webhooks w ON w.id = m.webhook_id WHERE m.mic = $1 AND w.status = 'active' ORDER BY w.id`,
+  subscribedMics: 'SELECT DISTINCT mic FROM webhook_mics ORDER BY mic',
+} as const
+
+export const webhookValues = (row: WebhookRow) => [row.id, row.key_hash, row.url, JSON.stringify(row.mics), JSON.stringify(row.events), row.secret, row.status, row.created_at]
+
+export function sqliteWebhookStore(db: Database): WebhookStore {
+  const q = Object.fromEntries(Object.entries(WEBHOOK_SQL).map(([name, text]) => [name, db.query(positional(text))])) as Record<keyof typeof WEBHOOK_SQL, ReturnType<Database['query']>>
   return {
-    /** Inserts unless the key already has `limit` subscriptions (403), in one immediate transaction. */
-    create(row: WebhookRow, limit: number): void {
-      create.immediate(row, limit)
+    create: (row, limit) =>
+      sqliteStep(() => {
+        if ((q.countByKey.get(row.key_hash) as { n: number }).n >= limit) throw limitReached(limit)
+        q.insert.run(...webhookValues(row))
+        for (const mic of row.mics) q.insertMic.run(mic, row.id)
+      }),
+    async listByKey(keyHash) {
+      return (q.byKey.all(keyHash) as StoredWebhook[]).map(fromStored)
     },
-    listByKey(keyHash: string): WebhookRow[] {
-      return (byKey.all(keyHash) as StoredRow[]).map(fromStored)
-    },
-    get(id: string): WebhookRow | null {
-      const row = byId.get(id) as StoredRow | null
+    async get(id) {
+      const row = q.byId.get(id) as StoredWebhook | null
       return row ? fromStored(row) : null
     },
-    /** Removes the subscription with its MICs and undelivered deliveries (cascade). */
-    delete(id: string): boolean {
-      return remove.run(id).changes > 0
+    async delete(id) {
+      return q.remove.run(id).changes > 0
     },
-    setStatus(id: string, status: WebhookStatus, reason: string | null): void {
-      setStatus.run(status, reason, id)
+    async setStatus(id, status, reason) {
+      q.setStatus.run(id, status, reason)
     },
-    activeForMic(mic: string): WebhookRow[] {
-      return (activeForMic.all(mic) as StoredRow[]).map(fromStored)
-    },
-    /** MICs named by any subscription (active or paused): their state is tracked. */
-    subscribedMics(): string[] {
-      return (subscribedMics.all() as { mic: string }[]).map((row) => row.mic)
+    activeForMic: (mic) => sqliteStep(() => (q.activeForMic.all(mic) as StoredWebhook[]).map(fromStored)),
+    async subscribedMics() {
+      return (q.subscribedMics.all() as { mic: string }[]).map((row) => row.mic)
     },
   }
 }
-
-export type WebhookStore = ReturnType<typeof sqliteWebhookStore>

@@ -58,7 +58,7 @@ function parseEvents(value: unknown): WebhookEvent[] {
   if (!Array.isArray(value) || value.length === 0) throw badRequest('INVALID_EVENTS', `events must be a non-empty array of ${WEBHOOK_EVENTS.join(', ')}`)
   const events: WebhookEvent[] = []
   for (const raw of value) {
-    if (typeof raw !== 'string' || !WEBHOOK_EVENTS.includes(raw as WebhookEvent)) throw badRequest('UNKNOWN_EVENT', `unknown event ${JSON.stringify(String(raw).slice(0, 32))}; supported: ${WEBHOOK_EVENTS.join(', ')}`, { supported: [...WEBHOOK_EVENTS] })
+    if (typeof raw !== 'string' || !WEBHOOK_EVENTS.includes(raw as WebhookEvent)) throw badRequest('UNKNOWN_EVENT', `unknown event ${JSON.stringify(String(raw).slice(0, 32))}; supported: ${WEBHOOK_EVENTS.join(', ')}`, { supported_events: [...WEBHOOK_EVENTS] })
     if (!events.includes(raw as WebhookEvent)) events.push(raw as WebhookEvent)
   }
   return events

@@ -3,6 +3,8 @@
 // other nodes adopt it (pushed on PostgreSQL, read every second on SQLite), so a halt detected
 // by one node applies on every node within a second.
 import type { Database } from 'bun:sqlite'
+import type { Step } from '../../store/transaction'
+import { sqliteStep } from '../../store/sqlite-transaction'
 
 /** Epoch milliseconds: INTEGER is 64-bit on SQLite, BIGINT on PostgreSQL. */
 const haltState = (epoch: string) => `
@@ -46,6 +48,8 @@ export interface PublishedHalts {
 export interface HaltStore {
   publish(row: PublishedHalts): Promise<void>
   read(): Promise<PublishedHalts | null>
+  /** The published view read inside a unit of work (a detector comparing against it in the transaction that records a change). */
+  current(): Step<PublishedHalts | null>
   /** Calls `changed` when any node publishes (PostgreSQL); absent on SQLite (read every second). */
   watch?(changed: () => void): Promise<() => Promise<void>>
 }
@@ -63,5 +67,6 @@ export function sqliteHaltStore(db: Database): HaltStore {
     async read() {
       return (read.get() as PublishedHalts | null) ?? null
     },
+    current: () => sqliteStep(() => (read.get() as PublishedHalts | null) ?? null),
   }
 }

@@ -5,7 +5,8 @@
 // wakes its listeners at once; the one-second age limit stays as the fallback.
 import type { Clock } from '../../clock'
 import type { Logger } from '../../log'
-import { ApiError } from '../../http/errors'
+import { ApiError, storageFull } from '../../http/errors'
+import { isStorageFull } from '../../store/errors'
 import { isSupportedMic } from '../../calendar/mics'
 import type { OverrideRow, OverrideStatus, OverrideStore } from './store'
 
@@ -63,9 +64,9 @@ export class OverrideService {
     try {
       await this.store.put(row)
     } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_FULL') throw error
+      if (!isStorageFull(error)) throw error
       this.log.error('override not saved: storage full', { mic: row.mic, by: actor })
-      throw new ApiError(503, 'STORAGE_FULL', 'the database disk is full; the override was NOT saved and is not in force. Free disk space and retry', {}, { 'retry-after': '60' })
+      throw storageFull('the database disk is full; the override was NOT saved and is not in force. Free disk space and retry')
     }
     this.cache = null
     this.log.warn('override set', { mic: row.mic, status: row.status, reason: row.reason, expires_at: row.expires_at, by: actor })

@@ -4,6 +4,9 @@
 // late never undoes a newer one).
 import type { Database } from 'bun:sqlite'
 import type { AccountStatus, Plan } from '../../accounts/plans'
+import type { Step } from '../../store/transaction'
+import { sqliteStep } from '../../store/sqlite-transaction'
+import { positional } from '../../store/sql-text'
 
 export const PADDLE_SCHEMA_V1 = `
 CREATE TABLE paddle_events (
@@ -42,32 +45,45 @@ export interface SubscriptionRow {
   plan_at: string | null
 }
 
-/** Synchronous statements, to be run inside one transaction by the event handler. */
-export function paddleStatements(db: Database) {
-  const insertEvent = db.query(`INSERT INTO paddle_events (event_id, event_type, occurred_at, outcome, received_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`)
-  const transaction = db.query(`SELECT account_id FROM paddle_transactions WHERE transaction_id = ?`)
-  const insertTransaction = db.query(`INSERT INTO paddle_transactions (transaction_id, account_id, product, created_at) VALUES (?, ?, ?, ?)`)
-  const subscription = db.query(`SELECT * FROM paddle_subscriptions WHERE subscription_id = ?`)
-  const upsertStatus = db.query(
-    `INSERT INTO paddle_subscriptions (subscription_id, account_id, status, status_at) VALUES (?1, NULL, ?2, ?3)
-     ON CONFLICT (subscription_id) DO UPDATE SET status = ?2, status_at = ?3`,
-  )
-  const upsertPlan = db.query(
-    `INSERT INTO paddle_subscriptions (subscription_id, account_id, plan, plan_at) VALUES (?1, NULL, ?2, ?3)
-     ON CONFLICT (subscription_id) DO UPDATE SET plan = ?2, plan_at = ?3`,
-  )
-  const linkAccount = db.query(
-    `INSERT INTO paddle_subscriptions (subscription_id, account_id) VALUES (?1, ?2)
-     ON CONFLICT (subscription_id) DO UPDATE SET account_id = ?2`,
-  )
+/** The handler's statements, each a step of its one unit of work per event (handler.ts). */
+export interface PaddleStore {
+  /** False when the event id was seen before. */
+  recordEvent(id: string, type: string, occurredAt: string, outcome: string, receivedAt: string): Step<boolean>
+  /** Whether the event id was recorded (a redelivery). */
+  seenEvent(id: string): Step<boolean>
+  accountOfTransaction(id: string): Step<number | null>
+  recordTransaction(id: string, accountId: number, product: string, at: string): Step<void>
+  subscription(id: string): Step<SubscriptionRow | null>
+  setSubscriptionStatus(id: string, status: AccountStatus, at: string): Step<void>
+  setSubscriptionPlan(id: string, plan: Plan, at: string): Step<void>
+  linkSubscription(id: string, accountId: number): Step<void>
+}
+
+// The statements both backends run ($n parameters; SQLite binds them as ?n).
+export const PADDLE_SQL = {
+  insertEvent: `INSERT INTO paddle_events (event_id, event_type, occurred_at, outcome, received_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+  seenEvent: `SELECT 1 AS seen FROM paddle_events WHERE event_id = $1`,
+  transaction: `SELECT account_id FROM paddle_transactions WHERE transaction_id = $1`,
+  insertTransaction: `INSERT INTO paddle_transactions (transaction_id, account_id, product, created_at) VALUES ($1, $2, $3, $4)`,
+  subscription: `SELECT subscription_id, account_id, status, status_at, plan, plan_at FROM paddle_subscriptions WHERE subscription_id = $1`,
+  upsertStatus: `INSERT INTO paddle_subscriptions (subscription_id, account_id, status, status_at) VALUES ($1, NULL, $2, $3)
+ON CONFLICT (subscription_id) DO UPDATE SET status = excluded.status, status_at = excluded.status_at`,
+  upsertPlan: `INSERT INTO paddle_subscriptions (subscription_id, account_id, plan, plan_at) VALUES ($1, NULL, $2, $3)
+ON CONFLICT (subscription_id) DO UPDATE SET plan = excluded.plan, plan_at = excluded.plan_at`,
+  linkAccount: `INSERT INTO paddle_subscriptions (subscription_id, account_id) VALUES ($1, $2)
+ON CONFLICT (subscription_id) DO UPDATE SET account_id = excluded.account_id`,
+} as const
+
+export function sqlitePaddleStore(db: Database): PaddleStore {
+  const q = Object.fromEntries(Object.entries(PADDLE_SQL).map(([name, text]) => [name, db.query(positional(text))])) as Record<keyof typeof PADDLE_SQL, ReturnType<Database['query']>>
   return {
-    /** False when the event id was seen before. */
-    recordEvent: (id: string, type: string, occurredAt: string, outcome: string, receivedAt: string) => insertEvent.get(id, type, occurredAt, outcome, receivedAt) !== null,
-    accountOfTransaction: (id: string) => (transaction.get(id) as { account_id: number } | null)?.account_id ?? null,
-    recordTransaction: (id: string, accountId: number, product: string, at: string) => void insertTransaction.run(id, accountId, product, at),
-    subscription: (id: string) => (subscription.get(id) as SubscriptionRow | null) ?? null,
-    setSubscriptionStatus: (id: string, status: AccountStatus, at: string) => void upsertStatus.run(id, status, at),
-    setSubscriptionPlan: (id: string, plan: Plan, at: string) => void upsertPlan.run(id, plan, at),
-    linkSubscription: (id: string, accountId: number) => void linkAccount.run(id, accountId),
+    recordEvent: (id, type, occurredAt, outcome, receivedAt) => sqliteStep(() => q.insertEvent.get(id, type, occurredAt, outcome, receivedAt) !== null),
+    seenEvent: (id) => sqliteStep(() => q.seenEvent.get(id) !== null),
+    accountOfTransaction: (id) => sqliteStep(() => (q.transaction.get(id) as { account_id: number } | null)?.account_id ?? null),
+    recordTransaction: (id, accountId, product, at) => sqliteStep(() => void q.insertTransaction.run(id, accountId, product, at)),
+    subscription: (id) => sqliteStep(() => (q.subscription.get(id) as SubscriptionRow | null) ?? null),
+    setSubscriptionStatus: (id, status, at) => sqliteStep(() => void q.upsertStatus.run(id, status, at)),
+    setSubscriptionPlan: (id, plan, at) => sqliteStep(() => void q.upsertPlan.run(id, plan, at)),
+    linkSubscription: (id, accountId) => sqliteStep(() => void q.linkAccount.run(id, accountId)),
   }
 }

@@ -27,7 +27,7 @@ export function creditRoutes(deps: AppDeps) {
           const now = new Date(deps.clock.now()).toISOString()
           const result = await spendTransfer(deps, transfer, 'credits', function* () {
             const balance = yield* deps.accountWrites.grantCredits(account.id, credits)
-            deps.creditLedger.record(account.id, credits, 'grant', `tx:${transfer.txHash}`, now)
+            yield* deps.creditLedger.record(account.id, credits, 'grant', `tx:${transfer.txHash}`, now)
             return balance
           })
           if (!result.spent) throw new PaymentRefused('PAYMENT_REPLAYED')
@@ -56,7 +56,7 @@ export function creditRoutes(deps: AppDeps) {
         // Read past the one-second key cache: requireAccount (here or in a purchase just before)
         // may have cached the row from before the purchase.
         const fresh = (await deps.accounts.findByHashFresh(account.key_hash)) ?? account
-        return { balance: fresh.credit_balance, estimated_requests_remaining: fresh.credit_balance, last_purchased: deps.creditLedger.lastGrantAt(account.id) }
+        return { balance: fresh.credit_balance, estimated_requests_remaining: fresh.credit_balance, last_purchased: await deps.creditLedger.lastGrantAt(account.id) }
       },
       {
         detail: {

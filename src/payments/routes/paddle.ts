@@ -7,7 +7,6 @@ import { readBodyText } from '../../http/body'
 import { responses } from '../../http/openapi'
 import { checkPaddleSignature } from '../paddle/signature'
 import { parsePaddleEvent, purchaseFrom } from '../paddle/events'
-import { applyOnce } from '../paddle/handler'
 import { BillingProviderError, customerEmail } from '../paddle/api'
 
 const MAX_BODY_BYTES = 256 * 1024
@@ -43,7 +42,7 @@ export function paddleRoutes(deps: AppDeps) {
           throw error
         }
       }
-      const result = applyOnce(deps.paddleEvents, event, email, deps.clock.now())
+      const result = await deps.paddleEvents(event, email, deps.clock.now())
       // A new key's mail is committed: send it now rather than at the mail job's next round.
       if (purchase && result.outcome === 'applied') deps.mail.wake()
       deps.log.info('paddle notification', { event_id: event.event_id, event_type: event.event_type, outcome: result.outcome })

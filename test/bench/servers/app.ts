@@ -37,10 +37,10 @@ class WriteBehindLog extends AuditLog {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'openbell-bench-'))
 // FREE_DAILY_LIMIT is lifted so that the free key stays within its quota for the whole run (metered, never refused).
-const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', MCP_ANON_DAILY_LIMIT: '1000000000', FREE_DAILY_LIMIT: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' })
+const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', MCP_ANON_DAILY_LIMIT: '1000000000', FREE_DAILY_LIMIT: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', DURABILITY: process.env.DURABILITY ?? 'process', MCP_ANON_RATE_PER_MINUTE: process.env.MCP_ANON_RATE_PER_MINUTE ?? '1000000000' })
 // Request log lines go to a sink, as they would to a log file or journald.
 const log = createLogger(config.logLevel, () => {})
-const db = openDatabase(config.databasePath)
+const db = openDatabase(config.databasePath, config.durability)
 applyMigrations(db, MIGRATIONS)
 // As main.ts: WAL checkpoints on a worker thread (BENCH_CHECKPOINTS=loop: on the event loop, for the ratio).
 const stopCheckpoints = process.env.BENCH_CHECKPOINTS === 'loop' ? async () => {} : startCheckpoints(db, config.databasePath, log)

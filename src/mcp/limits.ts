@@ -1,0 +1,14 @@
+// Limits of the tool endpoint against amplification (docs/mcp.md, "Limits"): one anonymous 256 KiB
+// batch of 5,577 tools/list calls used to answer 12.7 MB, and 40 connections that sent it without
+// reading held about 1 GB.
+
+/** Messages in one batch; a longer batch is refused whole with one -32600 error. */
+export const MCP_MAX_BATCH = 100
+/** Bytes of one answer (a batch's array included); past it the remaining elements are not run. */
+export const MCP_MAX_RESPONSE_BYTES = 2 * 1024 * 1024
+/**
+ * Room kept for the next element's answer: an element is run only while the answer so far leaves
+ * this much of the budget, so nothing is signed or counted and then thrown away. The largest
+ * answer of any tool today is about 2.3 KB (tools/list).
+ */
+export const MCP_ANSWER_RESERVE_BYTES = 64 * 1024
