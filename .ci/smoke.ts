@@ -39,3 +39,19 @@ const receiptFields = registry.canonical_payload_spec as unknown as Record<strin
 const demoPayload = JSON.stringify(Object.fromEntries(receiptFields[demo.reason ? 'override_fields' : 'receipt_fields']!.map((name) => [name, demo[name]])))
 if (!ed.verify(Buffer.from(String(demo.signature), 'hex'), new TextEncoder().encode(demoPayload), Buffer.from(key.public_key, 'hex'), { zip215: false })) throw new Error('demo receipt does not verify')
 console.log(`health ${health.status} and a demo receipt verified with key ${key.key_id}; XNYS calendar ${schedule.data_version}`)
+// The board pages come from the binary itself: each page for a browser, every asset it names,
+// and the JSON index still for curl's Accept.
+const browserAccept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
+for (const path of ['/', '/venue/XNYS', '/verify', '/witness']) {
+  const response = await fetch(`${base}${path}`, { headers: { accept: browserAccept } })
+  const html = await response.text()
+  if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/html')) throw new Error(`${path} answered ${response.status} ${response.headers.get('content-type')}`)
+  for (const [, asset] of html.matchAll(/(?:src|href)="(\/(?:assets\/[^"]+|favicon\.svg))"/g)) {
+    const answer = await fetch(`${base}${asset}`)
+    if (answer.status !== 200 || (await answer.text()).length < 100) throw new Error(`${path}: asset ${asset} answered ${answer.status}`)
+  }
+}
+const index = (await (await fetch(`${base}/`, { headers: { accept: '*/*' } })).json()) as { service?: string }
+if (index.service !== 'openbell') throw new Error('GET / with Accept */* no longer answers the JSON index')
+const board = (await (await fetch(`${base}/v5/board`)).json()) as { venues: unknown[] }
+console.log(`board pages and their assets served by the binary; /v5/board lists ${board.venues.length} venues`)

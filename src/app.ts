@@ -24,6 +24,7 @@ import { witnessRefusalShape, witnessRoutes } from './witness/routes'
 import { hardeningPlugin } from './http/hardening'
 import { docsRoutes } from './discovery/routes/docs'
 import { indexRoutes } from './discovery/routes/index'
+import { boardRoutes } from './board/routes'
 import { mcpRoutes } from './mcp/routes'
 import { auditRoutes } from './audit/routes'
 import { paymentRoutes } from './payments/routes'
@@ -64,6 +65,7 @@ export function buildApp(deps: AppDeps) {
     .use(auditRoutes(deps))
     .use(docsRoutes())
     .use(indexRoutes(deps))
+    .use(boardRoutes(deps))
     .use(mcpRoutes(deps))
     .use(documentRoutes(deps, () => routes()))
     .use(descriptionRoutes(deps, () => routes()))

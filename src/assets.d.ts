@@ -16,3 +16,12 @@ declare module 'swagger-ui-dist/swagger-ui.css' {
   const text: string
   export default text
 }
+// The board pages' stylesheet and favicon (src/board/assets.ts).
+declare module '*.css' {
+  const text: string
+  export default text
+}
+declare module '*.svg' {
+  const text: string
+  export default text
+}

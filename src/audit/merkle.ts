@@ -4,6 +4,7 @@
 //   node  = SHA-256(0x01 ‖ left ‖ right)
 //   split = the largest power of two smaller than n; the empty tree's root = SHA-256("")
 import { createHash } from 'node:crypto'
+import { HASH_HEX, rootFromAuditPath } from './inclusion'
 
 const LEAF_PREFIX = new Uint8Array([0])
 const NODE_PREFIX = new Uint8Array([1])
@@ -52,37 +53,13 @@ export function auditPath(index: number, hashes: readonly Uint8Array[], from = 0
   return [...auditPath(index - k, hashes, from + k, to), rootOf(hashes, from, from + k)]
 }
 
-/**
- * The verifier: recomputes the root from a leaf hash, its index, the tree size and the audit
- * path (RFC 9162 section 2.1.3.2, which is the RFC 6962 algorithm written iteratively).
- * Returns false for any path that does not have exactly the right length.
- */
+/** The verifier (audit/inclusion.ts, shared with the browser pages) over this module's node hash. */
 export function rootFromPath(leaf: Uint8Array, index: number, size: number, path: readonly Uint8Array[]): Uint8Array | null {
-  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) return null
-  let fn = index
-  let sn = size - 1
-  let r = leaf
-  for (const p of path) {
-    if (sn === 0) return null
-    if (fn % 2 === 1 || fn === sn) {
-      r = nodeHash(p, r)
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2)
-          sn = Math.floor(sn / 2)
-        }
-      }
-    } else {
-      r = nodeHash(r, p)
-    }
-    fn = Math.floor(fn / 2)
-    sn = Math.floor(sn / 2)
-  }
-  return sn === 0 ? r : null
+  return rootFromAuditPath(nodeHash, leaf, index, size, path)
 }
 
 export function verifyInclusion(receiptId: string, index: number, size: number, pathHex: readonly string[], rootHex: string): boolean {
-  if (!pathHex.every((item) => /^[0-9a-f]{64}$/.test(item)) || !/^[0-9a-f]{64}$/.test(rootHex)) return false
+  if (!pathHex.every((item) => HASH_HEX.test(item)) || !HASH_HEX.test(rootHex)) return false
   const root = rootFromPath(leafHash(receiptId), index, size, pathHex.map((item) => Buffer.from(item, 'hex')))
   return root !== null && Buffer.from(root).toString('hex') === rootHex
 }

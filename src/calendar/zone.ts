@@ -106,9 +106,9 @@ export interface LocalParts {
   weekday: number
 }
 
-/** Local calendar date and wall-clock minutes of an instant in `tz`. */
-export function utcToLocal(tz: string, utcMs: number): LocalParts {
-  const wallAsUtc = utcMs + zoneOffsetMs(tz, utcMs)
+/** Local calendar date and wall-clock minutes of an instant in `tz` (`offsetMs`: the zone's offset at it, when already known). */
+export function utcToLocal(tz: string, utcMs: number, offsetMs: number = zoneOffsetMs(tz, utcMs)): LocalParts {
+  const wallAsUtc = utcMs + offsetMs
   const day = Math.floor(wallAsUtc / DAY_MS)
   return {
     day,

@@ -38,6 +38,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   payments: 'x402 payments, credits, paid keys, card checkout and billing-provider notifications',
   accounts: 'Self-service keys (instant, e-mail, sandbox), account, usage, OAuth client-credentials tokens and the key funnel',
   delivery: 'Server-sent event stream and webhooks for market state changes',
+  board: 'The status board: every venue now (GET /v5/board, unsigned), the venue, verify and witness pages and their assets',
 }
 
 /** Elysia's t.Integer, t.Numeric and t.BooleanString also accept a numeric string (query coercion). */

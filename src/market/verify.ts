@@ -1,7 +1,7 @@
 // Verifying a receipt the service (or an earlier key of it) signed: recognise its type by its
 // fields, take exactly that type's signed fields, and check the signature strictly.
 import type { Signer, KeyDescription } from '../crypto/signer'
-import { SIGNED_FIELDS } from '../crypto/receipt-fields'
+import { SIGNED_FIELDS, receiptExpires, receiptType, type SignedFieldList } from '../crypto/signed-fields'
 import { canonicalPayload } from '../crypto/canonical'
 import { verifyStrict } from '../crypto/ed25519'
 import { hexToBytes, utf8 } from '../crypto/encoding'
@@ -16,22 +16,13 @@ export interface VerificationResult {
   expires_at: string | null
 }
 
-type FieldList = keyof typeof SIGNED_FIELDS
-
-/** Which signed field list a receipt uses, judged by the fields it carries. */
-export function receiptType(receipt: Record<string, unknown>): FieldList | null {
-  if (receipt.type === 'witness.checkpoint/1') return 'witness_fields'
-  if ('merkle_root' in receipt && 'date' in receipt) return 'digest_fields'
-  if ('venue' in receipt && 'safe' in receipt) return 'safe_to_trade_fields'
-  if ('mic' in receipt && 'halt_detection' in receipt) return 'reason' in receipt ? 'override_fields' : 'receipt_fields'
-  if (receipt.status === 'OK' && receipt.source === 'SYSTEM' && !('mic' in receipt)) return 'health_fields'
-  return null
-}
+// Recognising the type is shared with the browser pages' verifier (crypto/signed-fields.ts).
+export { receiptType }
 
 const str = (value: unknown) => (typeof value === 'string' ? value : null)
 
 export function verifyReceipt(keys: readonly KeyDescription[], input: unknown, now: number): VerificationResult {
-  const result = (valid: boolean, expired: boolean, reason: string, receipt: Record<string, unknown> | null, type: FieldList | null): VerificationResult => ({
+  const result = (valid: boolean, expired: boolean, reason: string, receipt: Record<string, unknown> | null, type: SignedFieldList | null): VerificationResult => ({
     valid,
     expired,
     reason,
@@ -52,8 +43,7 @@ export function verifyReceipt(keys: readonly KeyDescription[], input: unknown, n
   }
   const signature = typeof receipt.signature === 'string' && /^[0-9a-f]{128}$/.test(receipt.signature) ? hexToBytes(receipt.signature) : null
   if (!signature) return result(false, false, 'MALFORMED_RECEIPT', receipt, type)
-  // Witness receipts and sealed digests are records, not answers: they do not expire.
-  const expiresAt = type === 'witness_fields' || type === 'digest_fields' ? Number.NaN : Date.parse(fields.expires_at ?? '')
+  const expiresAt = receiptExpires(type) ? Date.parse(fields.expires_at ?? '') : Number.NaN
   const expired = Number.isFinite(expiresAt) ? now > expiresAt : false
   if (!keys.length) return result(false, expired, 'ORACLE_NOT_CONFIGURED', receipt, type)
   // An unknown key id is invalid: the receipt names the key it claims, and we only vouch for ours.

@@ -25,11 +25,17 @@ export function parsePageQuery(params: URLSearchParams): PageQuery {
   return { ok: true, kid, sessionId, after: { count, hash: match[2]! } }
 }
 
-/** The page as JSON text; `rows` holds up to PAGE_SIZE + 1 rows (the extra one says "more"). */
-export function pageBody(kid: string, sessionId: string, rows: PageRow[]): string {
+/** The rows of a page and the `after` of the next one (null on the last page); `rows` holds up to PAGE_SIZE + 1 rows (the extra one says "more"). */
+export function splitPage(rows: PageRow[]): { page: PageRow[]; nextAfter: string | null } {
   const more = rows.length > PAGE_SIZE
   const page = more ? rows.slice(0, PAGE_SIZE) : rows
   const last = page.at(-1)
-  const nextAfter = more && last ? `,"next_after":${JSON.stringify(`${last.count}:${last.last_entry_hash}`)}` : ''
-  return `{"kid":${JSON.stringify(kid)},"session_id":${JSON.stringify(sessionId)},"receipts":[${page.map((row) => row.receipt_json).join(',')}]${nextAfter}}`
+  return { page, nextAfter: more && last ? `${last.count}:${last.last_entry_hash}` : null }
+}
+
+/** The page as JSON text, from up to PAGE_SIZE + 1 rows. */
+export function pageBody(kid: string, sessionId: string, rows: PageRow[]): string {
+  const { page, nextAfter } = splitPage(rows)
+  const next = nextAfter === null ? '' : `,"next_after":${JSON.stringify(nextAfter)}`
+  return `{"kid":${JSON.stringify(kid)},"session_id":${JSON.stringify(sessionId)},"receipts":[${page.map((row) => row.receipt_json).join(',')}]${next}}`
 }

@@ -1,9 +1,13 @@
-// GET /: a short JSON index pointing at the API reference, health and key discovery.
+// GET /: a short JSON index pointing at the API reference, health and key discovery; for a
+// browser (Accept names text/html: board/negotiate.ts) the status board page instead. JSON
+// clients, `*/*` (curl's default) and a missing Accept keep the index exactly as it was.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { responses } from '../../http/openapi'
+import { prefersHtml } from '../../board/negotiate'
+import { boardPage } from '../../board/pages/board-page'
 
-export function indexRoutes(deps: Pick<AppDeps, 'config'>) {
+export function indexRoutes(deps: AppDeps) {
   const base = deps.config.publicBaseUrl
   const body = {
     service: 'openbell',
@@ -19,7 +23,21 @@ export function indexRoutes(deps: Pick<AppDeps, 'config'>) {
       witness_spec: `${base}/v1/witness/spec`,
     },
   }
-  return new Elysia({ name: 'discovery-index' }).get('/', () => body, {
-    detail: { tags: ['discovery'], summary: 'Index of the service: where the docs, health and keys are', responses: responses({ 200: ['Index', t.Object({ service: t.String(), links: t.Record(t.String(), t.String()) }, { additionalProperties: true })] }) },
-  })
+  return new Elysia({ name: 'discovery-index' }).get(
+    '/',
+    async ({ request, set }) => {
+      // One URL, two representations: caches must key on Accept.
+      set.headers.vary = set.headers.vary ? `${set.headers.vary}, Accept` : 'Accept'
+      if (prefersHtml(request.headers.get('accept'))) return boardPage(deps, { vary: set.headers.vary })
+      return body
+    },
+    {
+      query: t.Object({}, { additionalProperties: true }),
+      detail: {
+        tags: ['discovery'],
+        summary: 'Index of the service (JSON); the status board page for a browser (Accept: text/html)',
+        responses: responses({ 200: ['Index (JSON); with Accept naming text/html above application/json, the board page (text/html)', t.Object({ service: t.String(), links: t.Record(t.String(), t.String()) }, { additionalProperties: true })] }),
+      },
+    },
+  )
 }

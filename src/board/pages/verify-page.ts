@@ -1,0 +1,26 @@
+// The verify page (GET /verify): paste a receipt, a witness receipt or a signed daily digest and
+// the browser checks it with WebCrypto Ed25519 against /v5/keys (board/client/verify-page.ts);
+// an audit inclusion proof is checked the same way against the signed root of its day. Nothing
+// pasted leaves the browser; the page never calls /v5/verify.
+import { html, type SafeHtml } from '../html'
+
+export function verifyPageBody(): SafeHtml {
+  return html`<h1>Verify a receipt</h1>
+<p class="lede">Checked here, in your browser: the signed members are rebuilt into the service's canonical bytes and the Ed25519 signature is verified with WebCrypto against the key <a href="/v5/keys">/v5/keys</a> publishes. What you paste is not sent anywhere.</p>
+<noscript><p class="notice">This check runs in the browser and needs JavaScript. Without it: <code>POST /v5/verify</code>, or the offline script in docs/audit.md.</p></noscript>
+<form id="verify-form" class="panel" novalidate>
+<label for="receipt-input">Receipt, witness receipt or signed daily digest (JSON)</label>
+<p id="receipt-help" class="muted">A market-state, health or safe-to-trade receipt, a witness receipt (or a whole <code>/v1/witness/checkpoints</code> answer), or a sealed <code>/v5/audit/digest</code> answer or its <code>receipt</code>.</p>
+<textarea id="receipt-input" name="receipt" rows="12" spellcheck="false" autocomplete="off" aria-describedby="receipt-help"></textarea>
+<div class="actions"><button type="submit" id="verify-button" disabled>Verify</button> <span id="keys-status" class="muted" role="status">Loading keys…</span></div>
+</form>
+<section id="verify-result" class="results" aria-live="polite" aria-labelledby="verify-result-heading" hidden><h2 id="verify-result-heading">Result</h2><div id="verify-output"></div></section>
+<h2 id="inclusion-heading">Is it in the day's audit root?</h2>
+<p>For a live receipt pasted above: its inclusion proof (<code>/v5/audit/proof</code>) and the signed digest of its day (<code>/v5/audit/digest</code>) are fetched from this service, and the browser checks the digest's signature and recomputes the RFC 6962 root from the receipt id and the audit path. You may paste a proof instead.</p>
+<form id="proof-form" class="panel" novalidate aria-labelledby="inclusion-heading">
+<label for="proof-input">Inclusion proof (JSON, optional: fetched when empty)</label>
+<textarea id="proof-input" name="proof" rows="5" spellcheck="false" autocomplete="off"></textarea>
+<div class="actions"><button type="submit" id="proof-button" disabled>Check inclusion</button></div>
+</form>
+<section id="proof-result" class="results" aria-live="polite" aria-labelledby="proof-result-heading" hidden><h2 id="proof-result-heading">Inclusion</h2><div id="proof-output"></div></section>`
+}

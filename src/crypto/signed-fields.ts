@@ -1,0 +1,35 @@
+// The exact signed field list of every receipt type, and how a receipt's type is recognised
+// from the fields it carries. /v5/keys publishes these lists so that a third-party verifier can
+// rebuild the canonical bytes; the receipt builders sign exactly these, and the browser pages'
+// verifier (board/client) reads the same module. No runtime imports: it is bundled for browsers.
+
+export const RECEIPT_TTL_SECONDS = 60
+export const RECEIPT_SCHEMA_VERSION = 'v5.0'
+
+const RECEIPT_FIELDS = ['expires_at', 'halt_detection', 'issued_at', 'issuer', 'mic', 'public_key_id', 'receipt_id', 'receipt_mode', 'schema_version', 'source', 'status'] as const
+
+export const SIGNED_FIELDS = {
+  receipt_fields: RECEIPT_FIELDS,
+  override_fields: [...RECEIPT_FIELDS, 'reason'].sort() as readonly string[],
+  health_fields: ['expires_at', 'issued_at', 'issuer', 'public_key_id', 'receipt_id', 'source', 'status'],
+  safe_to_trade_fields: ['cross_venue', 'expires_at', 'instrument', 'issued_at', 'issuer', 'max_age', 'public_key_id', 'reasons', 'receipt_id', 'receipt_mode', 'safe', 'schema_version', 'venue', 'venue_source', 'venue_status'],
+  digest_fields: ['chain_length', 'computed_at', 'date', 'exchanges_attested', 'issuer', 'merkle_root', 'previous_day_merkle_root', 'public_key_id', 'total_receipts_issued'],
+  witness_fields: ['checkpoint_sha256', 'checkpoint_ts', 'count', 'fork', 'kid', 'last_entry_hash', 'public_key_id', 'received_at', 'session_id', 'type', 'witness'],
+} as const satisfies Record<string, readonly string[]>
+
+export type SignedFieldList = keyof typeof SIGNED_FIELDS
+
+/** Which signed field list a receipt uses, judged by the fields it carries. */
+export function receiptType(receipt: Record<string, unknown>): SignedFieldList | null {
+  if (receipt.type === 'witness.checkpoint/1') return 'witness_fields'
+  if ('merkle_root' in receipt && 'date' in receipt) return 'digest_fields'
+  if ('venue' in receipt && 'safe' in receipt) return 'safe_to_trade_fields'
+  if ('mic' in receipt && 'halt_detection' in receipt) return 'reason' in receipt ? 'override_fields' : 'receipt_fields'
+  if (receipt.status === 'OK' && receipt.source === 'SYSTEM' && !('mic' in receipt)) return 'health_fields'
+  return null
+}
+
+/** Witness receipts and sealed digests are records, not answers: they do not expire. */
+export function receiptExpires(type: SignedFieldList): boolean {
+  return type !== 'witness_fields' && type !== 'digest_fields'
+}

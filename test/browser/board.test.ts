@@ -1,0 +1,126 @@
+// The board in a real browser (Chromium, headless): each tile's state is the one /v5/historical
+// gives for the instant the page shows, with and without JavaScript; an override set through
+// the admin route turns a tile HALTED within seconds without a reload; the filter box; no
+// console error and no request to another origin.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
+import { EXCHANGES } from '../../src/calendar/exchanges'
+import { makeTestApp, TEST_ADMIN_KEY, type TestApp } from '../helpers/app'
+import { chromiumAvailable, CHROMIUM, launchBrowser, recordedPage, type RecordedPage, type RunningBrowser } from './browser'
+import { SLOW_SETUP_MS } from '../helpers/process'
+
+let harness: TestApp
+let server: ReturnType<TestApp['app']['listen']>
+let base: string
+let running: RunningBrowser
+const opened: RecordedPage[] = []
+
+beforeAll(async () => {
+  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`)
+  harness = makeTestApp()
+  // The service's clock is the real one: the page's countdowns and polling run in real time.
+  harness.clock.now = () => Date.now()
+  server = harness.app.listen({ port: 0, hostname: '127.0.0.1' })
+  base = `http://127.0.0.1:${server.server!.port}`
+  running = await launchBrowser()
+}, SLOW_SETUP_MS)
+
+afterAll(async () => {
+  for (const recorded of opened) await recorded.context.close().catch(() => {})
+  await running?.close()
+  await server?.stop(true)
+})
+
+async function open(path: string, options: { javaScriptEnabled?: boolean } = {}): Promise<RecordedPage> {
+  const recorded = await recordedPage(running.browser, base, options)
+  opened.push(recorded)
+  await recorded.page.goto(base + path)
+  return recorded
+}
+
+/** The tiles' states and the instant the page says they are for, read in one step. */
+const snapshot = (page: Page) =>
+  page.evaluate(() => ({
+    at: document.body.dataset.at!,
+    tiles: [...document.querySelectorAll<HTMLElement>('li.tile[data-mic]')].map((tile) => ({ mic: tile.dataset.mic!, status: tile.dataset.status!, badge: tile.querySelector('[data-field="status"]')!.textContent })),
+  }))
+
+async function expectHistoricalStates(shown: Awaited<ReturnType<typeof snapshot>>): Promise<void> {
+  expect(shown.tiles.map((tile) => tile.mic).sort()).toEqual(EXCHANGES.map((exchange) => exchange.mic).sort())
+  const historical = await Promise.all(shown.tiles.map(async (tile) => (await (await fetch(`${base}/v5/historical?mic=${tile.mic}&at=${shown.at}`)).json()) as { computed_status: string }))
+  const states = shown.tiles.map((tile, index) => ({ mic: tile.mic, tile: tile.status, badge: tile.badge, historical: historical[index]!.computed_status }))
+  expect(states).toEqual(states.map((state) => ({ ...state, tile: state.historical, badge: state.historical })))
+}
+
+describe('the board in a browser', () => {
+  test('without JavaScript: the server-rendered tiles show the state /v5/historical gives for the instant on the page', async () => {
+    const { page, errors, requests } = await open('/', { javaScriptEnabled: false })
+    expect(await page.title()).toBe('Market board · openbell')
+    await expectHistoricalStates(await snapshot(page))
+    // The filter box needs the script: it stays hidden rather than offering something that does nothing.
+    expect(await page.isHidden('#filter-box')).toBe(true)
+    expect(errors).toEqual([])
+    expect(requests.filter((url) => !url.startsWith(`${base}/`))).toEqual([])
+  })
+
+  test('with JavaScript: after live updates the tiles still show the state /v5/historical gives for the instant on the page', async () => {
+    const { page, errors, requests } = await open('/')
+    await page.waitForFunction(() => Number(document.body.dataset.updates ?? 0) >= 2, null, { timeout: 15_000 })
+    await expectHistoricalStates(await snapshot(page))
+    // The countdown and the local clock are filled in for every venue with a next transition.
+    const empty = await page.$$eval('li.tile', (tiles) => tiles.filter((tile) => tile.querySelector('[data-field="countdown"]')!.getAttribute('data-at') && !tile.querySelector('[data-field="countdown"]')!.textContent!.startsWith('in ')).map((tile) => (tile as HTMLElement).dataset.mic))
+    expect(empty).toEqual([])
+    expect(errors).toEqual([])
+    expect(requests.filter((url) => !url.startsWith(`${base}/`))).toEqual([])
+    expect(requests.some((url) => url === `${base}/v5/board`)).toBe(true)
+  })
+
+  test('an override set through the admin route turns the tile HALTED within a few seconds, without a reload, and back when cleared', async () => {
+    const { page, errors, requests } = await open('/')
+    await page.waitForFunction(() => Number(document.body.dataset.updates ?? 0) >= 1, null, { timeout: 15_000 })
+    await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true))
+    const before = await page.getAttribute('li.tile[data-mic="XLON"]', 'data-status')
+    expect(before).not.toBe('HALTED')
+    const reason = 'board test: exchange-wide halt'
+    const set = await fetch(`${base}/v5/admin/overrides`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-oracle-key': TEST_ADMIN_KEY },
+      body: JSON.stringify({ mic: 'XLON', status: 'HALTED', reason, expires_at: new Date(Date.now() + 600_000).toISOString() }),
+    })
+    expect(set.status).toBe(201)
+    const setAt = Date.now()
+    await page.waitForSelector('li.tile[data-mic="XLON"][data-status="HALTED"]', { timeout: 8000 })
+    const seenAfterMs = Date.now() - setAt
+    expect(seenAfterMs).toBeLessThan(8000)
+    expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true)
+    expect(await page.textContent('li.tile[data-mic="XLON"] [data-field="status"]')).toBe('HALTED')
+    expect(await page.textContent('li.tile[data-mic="XLON"] [data-field="reason"]')).toBe(`Operator override: ${reason}`)
+    expect(await page.textContent('li.tile[data-mic="XLON"] [data-field="next"]')).toStartWith('Override ends ')
+    expect(await page.getAttribute('li.tile[data-mic="XLON"]', 'class')).toContain('state-halted')
+    // The change is announced to screen readers.
+    await page.waitForFunction(() => document.getElementById('announcer')!.textContent!.includes('XLON is now HALTED'), null, { timeout: 3000 })
+
+    expect((await fetch(`${base}/v5/admin/overrides/XLON`, { method: 'DELETE', headers: { 'x-oracle-key': TEST_ADMIN_KEY } })).status).toBe(204)
+    await page.waitForSelector(`li.tile[data-mic="XLON"][data-status="${before}"]`, { timeout: 8000 })
+    expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true)
+    expect(errors).toEqual([])
+    expect(requests.filter((url) => !url.startsWith(`${base}/`))).toEqual([])
+  })
+
+  test('the filter box narrows the tiles by region, state or name, and hides empty regions', async () => {
+    const { page, errors } = await open('/')
+    await page.waitForSelector('#filter-box:not([hidden])')
+    await page.focus('#filter')
+    await page.keyboard.type('europe')
+    const visible = () => page.$$eval('li.tile[data-mic]', (tiles) => tiles.filter((tile) => !(tile as HTMLElement).hidden).map((tile) => (tile as HTMLElement).dataset.mic!).sort())
+    expect(await visible()).toEqual(EXCHANGES.filter((exchange) => exchange.region === 'Europe').map((exchange) => exchange.mic).sort())
+    expect(await page.isHidden('section.region[aria-labelledby="region-americas"]')).toBe(true)
+    expect(await page.textContent('#filter-count')).toBe(`${EXCHANGES.filter((exchange) => exchange.region === 'Europe').length} of ${EXCHANGES.length} venues shown`)
+    await page.fill('#filter', 'xnys')
+    expect(await visible()).toEqual(['XNYS'])
+    // Escape clears it.
+    await page.keyboard.press('Escape')
+    expect((await visible()).length).toBe(EXCHANGES.length)
+    expect(errors).toEqual([])
+  })
+})
