@@ -27,6 +27,8 @@ import { verifyInclusion } from '../../src/audit/merkle'
 import { Signer } from '../../src/crypto/signer'
 import { memoryLogger } from '../../src/log'
 
+export const SERVER_SETTINGS = { shared_buffers: '1GB', max_wal_size: '4GB' }
+
 /** One alternated measure: requests per second, and CPU per request of the node's event loop, the node's whole process and the database server. */
 export interface CostedLoad extends Load {
   processCpuUs: number | null
@@ -136,7 +138,9 @@ export async function scaleOutBench(options: { rounds?: number; sealReceipts?: n
   const rounds = options.rounds ?? Number(process.env.BENCH_SCALE_OUT_ROUNDS ?? 2)
   const sealReceipts = options.sealReceipts ?? Number(process.env.BENCH_AUDIT_RECEIPTS ?? 1_000_000)
   const dir = mkdtempSync(join(tmpdir(), 'openbell-bench-scale-out-'))
-  const cluster = startCluster({ serverDefaults: true })
+  // PostgreSQL's durability settings as shipped; memory sized for a server of this machine's RAM
+  // (the shipped 128 MB of shared buffers and 1 GB of WAL between checkpoints are for small machines).
+  const cluster = startCluster({ serverDefaults: true, settings: SERVER_SETTINGS })
   const services: RunningService[] = []
   try {
     const admin = new SQL({ url: cluster.url('postgres'), max: 1 })
@@ -233,7 +237,7 @@ export function writeScaleOutFigures(rows: string[], header: string): void {
   writeFileSync(path, `${doc.slice(0, doc.indexOf(start) + start.length)}\n${header}\n\n${rows.join('\n')}\n${doc.slice(doc.indexOf(end))}`)
 }
 
-export const scaleOutHeader = (note: string) => `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM; Bun ${Bun.version}; PostgreSQL ${postgresVersion()} (local, fsync and synchronous commit on); load generator: ${generatorName()}; run ${new Date().toISOString()} ${note}`
+export const scaleOutHeader = (note: string) => `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM; Bun ${Bun.version}; PostgreSQL ${postgresVersion()} (local; fsync, full-page writes and synchronous commit on; ${Object.entries(SERVER_SETTINGS).map(([name, value]) => `${name}=${value}`).join(', ')}); load generator: ${generatorName()}; run ${new Date().toISOString()} ${note}`
 
 function postgresVersion(): string {
   for (const version of ['17', '16', '15', '14']) {
