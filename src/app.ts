@@ -43,7 +43,7 @@ export function buildApp(deps: AppDeps) {
   // inside the path (issue 24 item 2; docs/operations.md). From character 7 it holds for any host.
   const app = new Elysia({ name: 'openbell', handler: { standardHostname: false } })
     .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
-    .use(corsPlugin())
+    .use(corsPlugin(deps.config))
     .use(hardeningPlugin({ routes: () => routes(), shape: witnessRefusalShape(deps) }))
     .use(keyRoutes(deps))
     .use(healthRoutes(deps))

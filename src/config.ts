@@ -43,6 +43,7 @@ export const CONFIG_VARIABLES = {
   KEY_VALID_UNTIL: { kind: 'string', doc: 'ISO instant of a scheduled rotation; default none (null)', schema: isoInstant },
   ISSUER: { kind: 'string', default: 'localhost', doc: 'bare domain of this service, signed into receipts ({issuer}/v5/keys holds the key)', schema: Type.String({ pattern: '^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$' }) },
   PUBLIC_BASE_URL: { kind: 'string', doc: 'absolute base URL used in links (jwks_uri, docs); default `https://<ISSUER>`; for ISSUER localhost, `http://` with the host and port the service listens on', schema: Type.String({ pattern: '^https?://[^/]+$' }) },
+  CORS_ALLOWED_ORIGINS: { kind: 'string', doc: 'comma-separated origins (`https://app.example`) whose pages may also use the key-minting, token and purchase routes from a browser; unset = only pages of this service itself (its `PUBLIC_BASE_URL` origin). The CORS policy of every route: docs/operations.md', schema: Type.String({ pattern: '^https?://[^\\s,/]+(,\\s*https?://[^\\s,/]+)*$' }) },
   ADMIN_KEY: { kind: 'string', doc: 'master key for operator endpoints (X-Oracle-Key); unset = operator endpoints refuse every request', schema: Type.String({ minLength: 24 }) },
   SCHEDULES_DIR: { kind: 'string', doc: 'calendar directory; default `schedules/` next to the binary, else in the working directory', schema: Type.String({ minLength: 1 }) },
   CLIENT_IP_HEADER: { kind: 'string', default: '', doc: 'empty (default) = the TCP peer address; behind a proxy, the only header the client address is read from (`cf-connecting-ip` behind Cloudflare). A missing or non-IP header value falls back to the peer', schema: Type.String({ pattern: '^[A-Za-z0-9-]*$' }) },
@@ -73,7 +74,7 @@ export const CONFIG_VARIABLES = {
   WITNESS_PLAN_90D_USD: { kind: 'string', default: '29', doc: 'price (USD per month) of the custody_90d plan offered in `upgrade`', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,2})?$' }) },
   WITNESS_PLAN_1Y_USD: { kind: 'string', default: '79', doc: 'price (USD per month) of the custody_1y plan offered in `upgrade`', schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,2})?$' }) },
   WITNESS_CHECKOUT_URL: { kind: 'string', doc: 'where `upgrade.checkout` POSTs to start a purchase; default `<PUBLIC_BASE_URL>/v5/checkout`', schema: Type.String({ pattern: '^https?://' }) },
-  WITNESS_PRICING_URL: { kind: 'string', doc: 'pricing page named in `upgrade.pricing`; default `<PUBLIC_BASE_URL>/pricing`', schema: Type.String({ pattern: '^https?://' }) },
+  WITNESS_PRICING_URL: { kind: 'string', doc: 'pricing page named in `upgrade.pricing` and every `upgrade_url`; default `<PUBLIC_BASE_URL>/pricing`, served by the service itself from this configuration', schema: Type.String({ pattern: '^https?://' }) },
   RECEIPT_RETENTION_DAYS: { kind: 'integer', default: '35', doc: 'days full signed receipt bodies are kept in the audit log (at least 31, the archive window); ids, sealed digests and proofs are kept for good', schema: Type.Integer({ minimum: 31, maximum: 36500 }) },
   FREE_DAILY_LIMIT: { kind: 'integer', default: '500', doc: 'requests per UTC day on /v5/status and /v5/batch for a free key before credits are spent (then 402)', schema: Type.Integer({ minimum: 1 }) },
   FREE_MONTHLY_LIMIT: { kind: 'integer', default: '15000', doc: 'monthly figure reported for free keys by /v5/usage (the daily limit is what is enforced)', schema: Type.Integer({ minimum: 1 }) },
@@ -81,7 +82,7 @@ export const CONFIG_VARIABLES = {
   MCP_ANON_RATE_PER_MINUTE: { kind: 'integer', default: '120', doc: 'JSON-RPC messages per minute per client address on the tool endpoint without a bearer token (each HTTP request counts, a batch counts each element); past it 429 with Retry-After', schema: Type.Integer({ minimum: 1 }) },
   SECURITY_CONTACT: { kind: 'string', doc: 'RFC 9116 contact for /.well-known/security.txt (`mailto:` or `https:` URI); unset = that file answers 404 and the start logs a warning', schema: Type.String({ pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://\\S+)$' }) },
   SHOWCASE_FILE: { kind: 'string', doc: 'JSON file of /v5/showcase entries (an array of objects), editable by the operator; default `showcase.json` in DATA_DIR (missing = empty)', schema: Type.String({ minLength: 1 }) },
-  BUILD_INFO_FILE: { kind: 'string', doc: 'JSON the build writes with the test count of the run before it (`tests_passing` of /v5/metrics/public); default `build-info.json` beside the binary (from source: the project root); missing = null', schema: Type.String({ minLength: 1 }) },
+  BUILD_INFO_FILE: { kind: 'string', doc: 'JSON with the test counts of the test run that preceded the build, written by `.ci/run` beside the binary after building it (`tests_passing` of /v5/metrics/public; `bun run build` alone deletes any earlier file and writes none); default `build-info.json` beside the binary (from source: the project root); missing = null', schema: Type.String({ minLength: 1 }) },
   SHOWCASE_SUBMIT_URL: { kind: 'string', doc: '`submit_url` of /v5/showcase (where integrations are submitted); unset = null', schema: Type.String({ pattern: '^(https?://|mailto:)' }) },
   SMTP_URL: { kind: 'string', doc: 'outgoing mail server, `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465`; unset = e-mail not configured: /v5/keys/request answers 503 and sandbox keys are not mailed', schema: Type.String({ pattern: '^smtps?://[^\\s/?#]+/?(\\?\\S*)?$' }) },
   MAIL_FROM: { kind: 'string', doc: 'From address of outgoing mail, `keys@example.com` or `openbell <keys@example.com>`; required with SMTP_URL', schema: Type.String({ pattern: '^([^<>\\r\\n]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)$' }) },
@@ -89,7 +90,7 @@ export const CONFIG_VARIABLES = {
   REUSE_PORT: { kind: 'string', default: 'false', doc: '`true` lets several processes listen on one port (SO_REUSEPORT); they must share one DATA_DIR and key. Default: a port in use stops the start', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
   STREAM_INTERVAL_SECONDS: { kind: 'integer', default: '30', doc: 'seconds between signed receipts on /v5/stream (one signature per MIC per tick, shared by every stream of that MIC)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
   WEBHOOK_DISPATCH_INTERVAL_SECONDS: { kind: 'integer', default: '60', doc: 'webhook dispatch cycle in seconds; also the unit of the retry schedule (1, 5, 30, 150, 600 intervals)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: { kind: 'string', default: 'false', doc: '`true` lets webhooks target loopback, private, link-local and metadata addresses (delivery inside the operator network, tests). Default: refused at subscribe and at every delivery', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: { kind: 'string', default: 'false', doc: '`true` lets webhooks target loopback, private, link-local and metadata addresses (delivery inside the operator network, tests); the start-up log warns while it is on. Default: refused at subscribe and at every delivery', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
   DURABILITY: { kind: 'string', default: 'process', doc: '`process`: a committed write survives a crash of the process (SQLite synchronous=NORMAL); `power`: it also survives a power loss or kernel crash (synchronous=FULL, an fsync per commit; its cost is in docs/performance.md). SQLite only: PostgreSQL commits are as durable as its server makes them', schema: Type.Union([Type.Literal('process'), Type.Literal('power')]) },
   BODY_TIMEOUT_MS: { kind: 'integer', default: '10000', doc: 'milliseconds a request body may take to arrive; a slower upload gets 408', schema: Type.Integer({ minimum: 100, maximum: 600000 }) },
 } satisfies Record<string, VariableSpec>
@@ -124,6 +125,8 @@ export interface Config {
   adminKey: string | null
   schedulesDir: string
   clientIpHeader: string | null
+  /** Origins allowed on the CORS 'listed' routes besides the service's own (src/http/cors-policy.ts). */
+  corsAllowedOrigins: string[]
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   receiptRetentionDays: number
   reusePort: boolean
@@ -188,6 +191,22 @@ function defaultSchedulesDir(): string {
   return existsSync(besideBinary) ? besideBinary : resolve('schedules')
 }
 
+/** CORS_ALLOWED_ORIGINS as origins (scheme://host[:port], lower case); a path or other URL part is a configuration error. */
+function corsOrigins(value: string | undefined): string[] {
+  if (!value) return []
+  return value.split(',').map((entry) => {
+    const text = entry.trim()
+    let origin: string
+    try {
+      origin = new URL(text).origin
+    } catch {
+      throw new ConfigError('CORS_ALLOWED_ORIGINS', `not an origin: ${JSON.stringify(text)}`)
+    }
+    if (origin !== text.toLowerCase().replace(/\/$/, '')) throw new ConfigError('CORS_ALLOWED_ORIGINS', `give origins only (scheme://host[:port]), not ${JSON.stringify(text)}`)
+    return origin
+  })
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const get = <T>(name: ConfigVariable) => readVariable(env, name) as T
   const dataDir = resolve(get<string | undefined>('DATA_DIR') ?? join(programDir(), 'data'))
@@ -230,6 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminKey: get<string | undefined>('ADMIN_KEY') ?? null,
     schedulesDir: resolve(get<string | undefined>('SCHEDULES_DIR') ?? defaultSchedulesDir()),
     clientIpHeader: clientIpHeader === '' ? null : clientIpHeader.toLowerCase(),
+    corsAllowedOrigins: corsOrigins(get<string | undefined>('CORS_ALLOWED_ORIGINS')),
     logLevel: get<Config['logLevel']>('LOG_LEVEL'),
     receiptRetentionDays: get<number>('RECEIPT_RETENTION_DAYS'),
     reusePort: get<string>('REUSE_PORT') === 'true',

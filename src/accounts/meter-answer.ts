@@ -5,6 +5,7 @@ import type { AccountRow } from './store'
 import { ApiError } from '../http/errors'
 import { paymentRequired } from '../payments/requirements'
 import type { MeterOutcome, RateLimitInfo } from './metering'
+import { canBuyPlan, canUpgrade, capabilities } from './capabilities'
 
 export interface PaymentOffer {
   resourceUrl: string
@@ -12,7 +13,7 @@ export interface PaymentOffer {
   description: string
 }
 
-/** Where a key holder upgrades (the checkout; its plans are listed in docs/accounts.md). */
+/** Where a key holder upgrades: the pricing page (/pricing, or WITNESS_PRICING_URL). */
 export const upgradeUrlOf = (deps: Pick<DomainDeps, 'config'>) => deps.config.witness.pricingUrl
 
 /** X-RateLimit-Reset is the reset instant in Unix seconds (as GitHub and others send it). */
@@ -41,10 +42,9 @@ export function meterRefusal(deps: Pick<DomainDeps, 'config' | 'clock'>, account
     case 'free_exhausted': {
       const { body, header } = paymentRequired(deps.config, offer.resourceUrl, offer.price, offer.description)
       const { error: _error, message: _message, ...requirements } = body
-      const message =
-        `this free key has used its ${outcome.rate.limit} requests for today (UTC); the quota resets at ${resetsAt}. ` +
-        (deps.config.x402.payTo ? `Pay ${offer.price} USDC for this request with x402, buy credits (POST /v5/credits/purchase), or upgrade.` : 'Buy credits or upgrade to continue today.')
-      return new ApiError(402, 'FREE_TIER_EXHAUSTED', message, { ...requirements, daily_limit: outcome.rate.limit, resets_at: resetsAt, credit_balance: 0, upgrade_url: upgradeUrl }, {
+      const message = `this free key has used its ${outcome.rate.limit} requests for today (UTC); the quota resets at ${resetsAt}. ${waysToContinue(deps.config, offer.price)}`
+      const upgrade = canUpgrade(capabilities(deps.config)) ? { upgrade_url: upgradeUrl } : {}
+      return new ApiError(402, 'FREE_TIER_EXHAUSTED', message, { ...requirements, daily_limit: outcome.rate.limit, resets_at: resetsAt, credit_balance: 0, ...upgrade }, {
         ...headers,
         'retry-after': retryAfter,
         'payment-required': header,
@@ -62,11 +62,24 @@ export function meterRefusal(deps: Pick<DomainDeps, 'config' | 'clock'>, account
 
 /** A sandbox key that has used its calls or passed its expiry (spec 3: 7 days or 200 calls). */
 export function sandboxExhausted(deps: Pick<DomainDeps, 'config'>, account: AccountRow, callsRemaining: number | null): ApiError {
-  return new ApiError(402, 'SANDBOX_KEY_EXHAUSTED', 'this sandbox key has used its calls or passed its expiry; get a free key (POST /v5/keys/instant) or upgrade', {
+  const upgrade = canUpgrade(capabilities(deps.config))
+  return new ApiError(402, 'SANDBOX_KEY_EXHAUSTED', `this sandbox key has used its calls or passed its expiry; get a free key (POST /v5/keys/instant)${upgrade ? ` or upgrade (${upgradeUrlOf(deps)})` : ''}`, {
     expires_at: account.expires_at,
     calls_remaining: callsRemaining ?? account.calls_remaining,
-    upgrade_url: upgradeUrlOf(deps),
+    ...(upgrade ? { upgrade_url: upgradeUrlOf(deps) } : {}),
   })
+}
+
+/** What a free key past its daily limit can do today on this installation, as one sentence. */
+export function waysToContinue(config: DomainDeps['config'], price: string): string {
+  const can = capabilities(config)
+  const ways = [
+    ...(can.x402PerRequest ? [`pay ${price} USDC for this request with x402 (Payment-Signature or X-Payment)`] : []),
+    ...(can.x402Transfers ? ['buy credits for this key (POST /v5/credits/purchase)'] : []),
+    ...(can.card.credits ? ['buy a 1,000-credit key by card (POST /v5/checkout {"plan": "credits"})'] : []),
+    ...(canBuyPlan(can, 'builder') || canBuyPlan(can, 'pro') ? [`upgrade to a paid plan (${config.witness.pricingUrl})`] : []),
+  ]
+  return ways.length ? `To continue today: ${ways.join('; or ')}.` : 'Nothing is sold on this server: the key answers again after the reset.'
 }
 
 export type Metered =

@@ -1,6 +1,8 @@
 // What each self-service key offers, and the texts that go with it (answers and e-mails).
 // Figures of spec 8; the free daily limit is left open by the spec (500 here, see docs/accounts.md).
 import type { Config } from '../config'
+import { canBuyPlan, canUpgrade, capabilities } from './capabilities'
+import { MINT_PERIOD_DAYS, MINT_TIERS } from '../payments/routes/mint'
 import { PAID_DAILY_LIMITS, SANDBOX_CALLS } from './plan-limits'
 
 // The sandbox allowance is enforced by metering (plan-limits.ts); the offers quote the same figures.
@@ -12,18 +14,43 @@ export const SANDBOX_PER_WINDOW = 1
 export const USE_CASE_MAX = 500
 export const AGENT_ID_MAX = 256
 
-/** Where a key holder goes to upgrade: the operator's pricing page. */
+/** Where a key holder goes to upgrade: the pricing page (served at /pricing unless WITNESS_PRICING_URL names another). */
 export function upgradeUrl(config: Config): string {
   return config.witness.pricingUrl
 }
 
+/**
+ * The plans a key holder can get here: free always; builder and pro only where this installation
+ * sells them, each with only the ways that are configured (mint on chain, card checkout).
+ */
 export function plansOffer(config: Config) {
   const base = config.publicBaseUrl
-  return {
+  const can = capabilities(config)
+  const offer: Record<string, Record<string, unknown>> = {
     free: { daily_limit: config.metering.freeDailyLimit, get: `POST ${base}/v5/keys/instant {"agent_id": "…"}` },
-    builder: { daily_limit: PAID_DAILY_LIMITS.builder, price_usdc: '99', mint: `POST ${base}/v5/x402/mint`, checkout: `POST ${base}/v5/checkout {"plan": "builder"}` },
-    pro: { daily_limit: PAID_DAILY_LIMITS.pro, price_usdc: '299', mint: `POST ${base}/v5/x402/mint`, checkout: `POST ${base}/v5/checkout {"plan": "pro"}` },
   }
+  for (const plan of ['builder', 'pro'] as const) {
+    if (!canBuyPlan(can, plan)) continue
+    offer[plan] = {
+      daily_limit: PAID_DAILY_LIMITS[plan],
+      ...(can.x402Transfers ? { price_usdc: MINT_TIERS[plan].priceUsdc, period_days: MINT_PERIOD_DAYS, mint: `POST ${base}/v5/x402/mint {"tx_hash": "…", "tier": "${plan}"}` } : {}),
+      ...(can.card[plan] ? { checkout: `POST ${base}/v5/checkout {"plan": "${plan}"}` } : {}),
+    }
+  }
+  return offer
+}
+
+/** "Upgrade: <url>" where something can be bought here, else nothing. */
+export function upgradeLine(config: Config, prefix = ''): string {
+  return canUpgrade(capabilities(config)) ? `${prefix}Upgrade: ${upgradeUrl(config)}` : ''
+}
+
+/** How the owner of an agent_id whose key is lost gets going again, with what this installation offers. */
+export function lostKeyOptions(config: Config): { way: string; request: string; note: string }[] {
+  const base = config.publicBaseUrl
+  const options = [{ way: 'new_instant_key', request: `POST ${base}/v5/keys/instant {"agent_id": "<another agent_id>"}`, note: `a new free key under another agent_id (answers count against ${INSTANT_PER_ADDRESS_PER_DAY} per client address per UTC day)` }]
+  if (capabilities(config).emailKeys) options.push({ way: 'email_key', request: `POST ${base}/v5/keys/request {"email": "<your address>"}`, note: 'a new free key sent to your e-mail address' })
+  return options
 }
 
 export function curlExample(config: Config, key: string): string {
@@ -46,7 +73,7 @@ export function freeKeyMail(config: Config, key: string) {
     subject: `Your ${config.issuer} API key`,
     text:
       `Your free API key:\n\n  ${key}\n\nIt allows ${config.metering.freeDailyLimit} requests per UTC day. Send it in the X-Oracle-Key header:\n\n  ${curlExample(config, key)}\n\n` +
-      `This is the only copy: the service stores a hash of the key, not the key. Upgrade: ${upgradeUrl(config)}` +
+      `This is the only copy: the service stores a hash of the key, not the key.${upgradeLine(config, ' ')}` +
       signature(config),
   }
 }
@@ -55,8 +82,8 @@ export function sandboxKeyMail(config: Config, key: string, expiresAt: string) {
   return {
     subject: `Your ${config.issuer} sandbox key`,
     text:
-      `Your sandbox key:\n\n  ${key}\n\nIt allows ${SANDBOX_CALLS} calls in all and expires at ${expiresAt}, whichever comes first.\n\n  ${curlExample(config, key)}\n\n` +
-      `Upgrade: ${upgradeUrl(config)}` +
+      `Your sandbox key:\n\n  ${key}\n\nIt allows ${SANDBOX_CALLS} calls in all and expires at ${expiresAt}, whichever comes first.\n\n  ${curlExample(config, key)}` +
+      upgradeLine(config, '\n\n') +
       signature(config),
   }
 }

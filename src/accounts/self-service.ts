@@ -30,7 +30,8 @@ export class AllowanceExhausted extends Error {
 /** Another request gave the agent_id a key between our look-up and our insert (undoes the unit). */
 class AgentIdTaken extends Error {}
 
-export type InstantOutcome = { kind: 'issued'; key: string; keyPrefix: string } | { kind: 'existing'; keyPrefix: string; plan: Plan }
+/** `existing`: the agent_id has a key; nothing about that key is told (its owner has it). */
+export type InstantOutcome = { kind: 'issued'; key: string; keyPrefix: string } | { kind: 'existing' }
 
 /** Recipient addresses are limited by a hash of the lower-cased address, not the address. */
 const recipientSubject = (email: string) => sha256Hex(email.toLowerCase())
@@ -74,23 +75,26 @@ export function selfServiceKeys({ store, outbox, transactor, config }: SelfServi
       funnel: (date: string, usedElsewhere: (keyHash: string) => Promise<boolean>) => funnelOf(store, date, usedElsewhere),
     },
 
-    /** A free key for an agent_id, once; a repeat names the existing key's prefix and spends nothing. */
+    /**
+     * A free key for an agent_id, once. Every answer takes a unit of the address's allowance,
+     * a repeat for an agent_id that has a key too (so the endpoint cannot be asked without limit
+     * whether an agent_id exists); a repeat creates nothing.
+     */
     async instant(agentId: string, address: string, now: number): Promise<InstantOutcome> {
-      try {
-        return await transactor.run(function* (): Step<InstantOutcome> {
-          const existing = yield* store.keyOfAgent(agentId)
-          if (existing) return { kind: 'existing', keyPrefix: existing.key_prefix, plan: existing.plan }
+      const attempt = () =>
+        transactor.run(function* (): Step<InstantOutcome> {
           yield* take({ scope: 'instant', subject: address, limit: INSTANT_PER_ADDRESS_PER_DAY, windowStart: utcDayStart(now), windowMs: DAY_MS }, now)
+          if (yield* store.keyOfAgent(agentId)) return { kind: 'existing' }
           const issued = yield* newKey('free', 'free', now, { agentId }, 'instant')
           if (!issued) throw new AgentIdTaken()
           return { kind: 'issued', ...issued }
         }, { name: 'instant-key', ...CONDITIONAL })
+      try {
+        return await attempt()
       } catch (error) {
         if (!(error instanceof AgentIdTaken)) throw error
-        // Rolled back (the allowance too): the other request's key answers.
-        const existing = await transactor.run(() => store.keyOfAgent(agentId))
-        if (!existing) throw error
-        return { kind: 'existing', keyPrefix: existing.key_prefix, plan: existing.plan }
+        // Rolled back (the unit too): once more, which answers the repeat and counts it.
+        return attempt()
       }
     },
 

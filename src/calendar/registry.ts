@@ -49,6 +49,12 @@ export interface ReloadReport {
 
 export class CalendarRegistry {
   private current: CalendarSnapshot = { generation: 0, entries: new Map() }
+  /**
+   * What each file was at the last reload (its content hash, `missing`, `unreadable`), so that a
+   * reload of files that did not change does not log their problems again: a SIGHUP that changed
+   * nothing logs one debug line.
+   */
+  private seen = new Map<string, string>()
 
   constructor(
     readonly dir: string,
@@ -71,6 +77,13 @@ export class CalendarRegistry {
     const previous = this.current
     const next = new Map<string, CalendarEntry>()
     const results: ReloadResult[] = []
+    const seen = new Map<string, string>()
+    /** Names whose file is exactly what the last reload saw (a problem then was logged then). */
+    const repeated = new Set<string>()
+    const see = (name: string, state: string) => {
+      seen.set(name, state)
+      if (this.seen.get(name) === state) repeated.add(name)
+    }
     let files: { mic: string; path: string }[] = []
     try {
       files = listScheduleFiles(this.dir)
@@ -81,7 +94,10 @@ export class CalendarRegistry {
     const rejected = new Map<string, RejectedFile>()
 
     for (const { mic } of files) {
-      if (!isSupportedMic(mic)) results.push({ mic, outcome: 'ignored', data_version: null, warning: 'not a supported MIC' })
+      if (!isSupportedMic(mic)) {
+        see(`ignored:${mic}`, 'ignored')
+        results.push({ mic, outcome: 'ignored', data_version: null, warning: 'not a supported MIC' })
+      }
     }
 
     for (const mic of SUPPORTED_MICS) {
@@ -89,6 +105,7 @@ export class CalendarRegistry {
       const kept = old?.state === 'loaded' ? old : null
       const path = byMic.get(mic) ?? null
       if (!path) {
+        see(mic, 'missing')
         const problems = [{ path: '', reason: `no ${mic}.json in ${this.dir}` }]
         next.set(mic, kept ?? { state: 'invalid', mic, path: null, problems })
         results.push({ mic, outcome: 'missing', data_version: kept?.calendar.dataVersion ?? null, problems })
@@ -98,12 +115,14 @@ export class CalendarRegistry {
       try {
         text = readFileSync(path, 'utf8')
       } catch (error) {
+        see(mic, `unreadable:${(error as Error).message}`)
         const problems = [{ path: '', reason: `cannot read file: ${(error as Error).message}` }]
         next.set(mic, kept ?? { state: 'invalid', mic, path, problems })
         results.push({ mic, outcome: 'rejected', data_version: kept?.calendar.dataVersion ?? null, problems })
         continue
       }
       const contentHash = createHash('sha256').update(text).digest('hex')
+      see(mic, contentHash)
       if (kept && kept.contentHash === contentHash) {
         next.set(mic, kept)
         results.push({ mic, outcome: 'unchanged', data_version: kept.calendar.dataVersion })
@@ -135,20 +154,34 @@ export class CalendarRegistry {
     }
 
     this.current = { generation: previous.generation + 1, entries: next, rejected }
+    this.seen = seen
     const report: ReloadReport = { trigger, generation: this.current.generation, ok: results.every((r) => r.outcome === 'loaded' || r.outcome === 'unchanged'), results }
-    this.logReport(report)
+    this.logReport(report, repeated)
     return report
   }
 
-  private logReport(report: ReloadReport): void {
+  /** One line per change; problems of files that are as they were at the last reload only at debug. */
+  private logReport(report: ReloadReport, repeated: ReadonlySet<string>): void {
+    let changed = 0
     for (const result of report.results) {
-      if (result.outcome === 'loaded') this.log[result.warning ? 'warn' : 'info']('calendar loaded', { trigger: report.trigger, mic: result.mic, data_version: result.data_version, previous: result.previous_data_version ?? null, ...(result.warning ? { warning: result.warning } : {}) })
-      else if (result.outcome === 'rejected' || result.outcome === 'missing') {
+      if (result.outcome === 'loaded') {
+        changed++
+        this.log[result.warning ? 'warn' : 'info']('calendar loaded', { trigger: report.trigger, mic: result.mic, data_version: result.data_version, previous: result.previous_data_version ?? null, ...(result.warning ? { warning: result.warning } : {}) })
+      } else if (result.outcome === 'rejected' || result.outcome === 'missing') {
+        if (repeated.has(result.mic)) {
+          this.log.debug('calendar still rejected (file unchanged)', { trigger: report.trigger, mic: result.mic, in_force: result.data_version ?? 'none (answers UNKNOWN)' })
+          continue
+        }
+        changed++
         for (const problem of result.problems ?? []) {
           this.log.error('calendar rejected', { trigger: report.trigger, mic: result.mic, file: `${result.mic}.json`, json_path: problem.path, reason: problem.reason, in_force: result.data_version ?? 'none (answers UNKNOWN)' })
         }
-      } else if (result.outcome === 'ignored') this.log.warn('schedule file ignored', { mic: result.mic, reason: result.warning })
+      } else if (result.outcome === 'ignored' && !repeated.has(`ignored:${result.mic}`)) {
+        changed++
+        this.log.warn('schedule file ignored', { mic: result.mic, reason: result.warning })
+      }
     }
+    if (!changed) this.log.debug('calendars unchanged', { trigger: report.trigger, generation: report.generation })
   }
 }
 

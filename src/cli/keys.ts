@@ -1,15 +1,25 @@
-// `openbell keys create|list|suspend|resume|cancel` (`activate` is the same as `resume`): operator management of API keys.
-// Prints a new key once; listings show only prefixes.
+// `openbell keys create|list|suspend|resume|cancel`: operator management of API keys. One verb per
+// status change; `activate` is kept as another name for `resume`. Prints a new key once; listings
+// show only prefixes.
 import { parseArgs } from 'node:util'
 import { PLANS, ACCOUNT_STATUSES, type AccountStatus, type KeyClass, type Plan } from '../accounts/plans'
 import { issueKey } from '../accounts/keys'
 import type { AccountStore } from '../accounts/store'
 import type { UsageStore } from '../accounts/usage-store'
 
+/** The status each verb sets; `activate` is an alias of `resume` (KEY_VERB_ALIASES). */
+export const KEY_STATUS_VERBS = { suspend: 'suspended', resume: 'active', cancel: 'cancelled' } as const satisfies Record<string, AccountStatus>
+export const KEY_VERB_ALIASES: Record<string, keyof typeof KEY_STATUS_VERBS> = { activate: 'resume' }
+const STATUS_VERBS = Object.keys(KEY_STATUS_VERBS).join('|')
+const ALIASES = Object.entries(KEY_VERB_ALIASES).map(([alias, verb]) => `${alias} is another name for ${verb}`).join('; ')
+
+/** The one-line synopsis `openbell --help` shows for this command. */
+export const KEYS_SYNOPSIS = `keys create|list|${STATUS_VERBS} …   manage API keys (${ALIASES})`
+
 const USAGE = `usage:
   openbell keys create --plan <${PLANS.join('|')}> [--credit] [--email E] [--agent-id A] [--expires-in-days N] [--calls N] [--credits N]
   openbell keys list
-  openbell keys suspend|resume|cancel <key prefix shown by list>   (activate = resume)`
+  openbell keys ${STATUS_VERBS} <key prefix shown by list>   (${ALIASES})`
 
 /** `usage`: stored request counts (a running service writes them within a second). */
 export async function runKeysCommand(args: string[], store: AccountStore, now: Date, out: (line: string) => void, usage?: UsageStore): Promise<number> {
@@ -17,10 +27,8 @@ export async function runKeysCommand(args: string[], store: AccountStore, now: D
   try {
     if (sub === 'create') return await create(rest, store, now, out)
     if (sub === 'list') return await list(store, out, usage ? await usage.onDay(now.toISOString().slice(0, 10)) : null)
-    if (sub === 'suspend' || sub === 'resume' || sub === 'activate' || sub === 'cancel') {
-      const status: AccountStatus = sub === 'suspend' ? 'suspended' : sub === 'cancel' ? 'cancelled' : 'active'
-      return await setStatus(rest[0], status, store, out)
-    }
+    const verb = sub && (KEY_VERB_ALIASES[sub] ?? (sub in KEY_STATUS_VERBS ? (sub as keyof typeof KEY_STATUS_VERBS) : null))
+    if (verb) return await setStatus(rest[0], KEY_STATUS_VERBS[verb], store, out)
   } catch (error) {
     out(`error: ${(error as Error).message}`)
     return 2

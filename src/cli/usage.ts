@@ -1,8 +1,10 @@
 // What `openbell --help` prints.
+import { KEYS_SYNOPSIS } from './keys'
+
 export const USAGE = `usage: openbell [command]
 
   openbell [serve]                 start the service (configuration: environment variables, see README)
-  openbell keys create|list|suspend|activate|cancel …   manage API keys
+  openbell ${KEYS_SYNOPSIS}
   openbell overrides set|clear|list …                    the operator circuit breaker
   openbell mail status             e-mail outbox: queued, sent and failed counts (no keys)
   openbell backup <new file>       consistent copy of the SQLite database (mode 0600); on PostgreSQL it says how to use pg_dump

@@ -7,6 +7,7 @@ import llms from '../../public/llms.txt' with { type: 'text' }
 import llmsFull from '../../public/llms-full.txt' with { type: 'text' }
 import skill from '../../public/SKILL.md' with { type: 'text' }
 import type { AppDeps } from '../deps'
+import { capabilities } from '../accounts/capabilities'
 import { sha256Hex } from '../crypto/hash'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import { exchangeDirectory } from '../calendar/directory'
@@ -59,9 +60,21 @@ export function documentValues(deps: Pick<AppDeps, 'config' | 'calendars'>): Rec
     stream_interval_seconds: String(config.delivery.streamIntervalSeconds),
     // Payments are claimed only where they are taken: without X402_PAY_TO a 402 offers no way to pay.
     x402_state: config.x402.payTo ? 'enabled on this server' : 'not configured on this server: use a key',
+    purchase_ways: purchaseWays(config),
     mcp_tools: TOOLS.map((tool) => tool.name).join(', '),
     mcp_versions: SUPPORTED_PROTOCOL_VERSIONS.join(', '),
   }
+}
+
+/** The llms-full.txt lines on buying more: only what this installation sells (accounts/capabilities.ts). */
+function purchaseWays(config: AppDeps['config']): string {
+  const can = capabilities(config)
+  const card = (['builder', 'pro', 'credits'] as const).filter((product) => can.card[product])
+  const lines = [
+    ...(can.x402Transfers ? ['- Credits: `POST /v5/credits/purchase` (key + `X-Payment` with the hash of a USDC transfer).', '- Paid keys on chain: `POST /v5/x402/mint` (builder, pro).'] : []),
+    ...(card.length ? [`- By card: \`POST /v5/checkout {"plan": …}\` (${card.join(', ')}); the key arrives by e-mail.`] : []),
+  ]
+  return lines.length ? lines.join('\n') : '- Paid plans and credits: none are sold on this server.'
 }
 
 export function renderTemplate(template: string, values: Record<string, string>): string {

@@ -5,6 +5,7 @@
 // described once in info.description.
 import { API_VERSION } from '../version'
 import { operationSecurity, SECURITY_SCHEMES } from './openapi-security'
+import { REQUIRED_IN_DOCUMENT } from './openapi'
 
 export const OPENAPI_VERSION = '3.1.0'
 
@@ -76,8 +77,8 @@ function parametersOf(hooks: Hooks, path: string) {
   const parameters: Record<string, unknown>[] = []
   const add = (where: 'query' | 'path' | 'header', schema: Schema | undefined) => {
     for (const [name, property] of Object.entries(schema?.properties ?? {})) {
-      const { description, ...rest } = plain(property)
-      parameters.push({ name, in: where, required: where === 'path' || (schema?.required ?? []).includes(name), ...(description ? { description } : {}), schema: rest })
+      const { description, [REQUIRED_IN_DOCUMENT]: requiredByRoute, ...rest } = plain(property) as Schema
+      parameters.push({ name, in: where, required: where === 'path' || (schema?.required ?? []).includes(name) || requiredByRoute === true, ...(description ? { description } : {}), schema: rest })
     }
   }
   add('path', hooks.params)

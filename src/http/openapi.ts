@@ -27,6 +27,14 @@ export function responses(map: Record<number, ResponseDoc>) {
   return out
 }
 
+/**
+ * Marks a query parameter that the route requires but checks itself, to answer its own error code
+ * (MIC_REQUIRED, AT_REQUIRED…) rather than the validator's BAD_REQUEST: declare it `t.Optional`
+ * with this option, and the OpenAPI document lists it as required.
+ */
+export const REQUIRED_IN_DOCUMENT = 'x-openbell-required'
+export const requiredByRoute = { [REQUIRED_IN_DOCUMENT]: true } as const
+
 /** A JSON request body for the OpenAPI document (TypeBox and OpenAPI types disagree on a few keywords). */
 export function jsonBody(schema: TSchema) {
   return { content: { 'application/json': { schema: schema as never } } }

@@ -11,6 +11,13 @@ export interface VerificationResult {
   expired: boolean
   reason: string
   receipt_type: string | null
+  /**
+   * Top-level members of the receipt that its signature does not cover (besides `signature`),
+   * in the receipt's order; null when its type is not recognised. The service vouches for signed
+   * members only: anything listed here (an unsigned wrapper, or a member someone added) is not
+   * attested, whatever `valid` says.
+   */
+  unsigned_members: string[] | null
   mic: string | null
   status: string | null
   expires_at: string | null
@@ -27,6 +34,7 @@ export function verifyReceipt(keys: readonly KeyDescription[], input: unknown, n
     expired,
     reason,
     receipt_type: type,
+    unsigned_members: receipt && type ? Object.keys(receipt).filter((name) => name !== 'signature' && !(SIGNED_FIELDS[type] as readonly string[]).includes(name)) : null,
     mic: str(receipt?.mic) ?? str(receipt?.venue),
     status: str(receipt?.status) ?? str(receipt?.venue_status),
     expires_at: str(receipt?.expires_at),

@@ -10,7 +10,7 @@ import { accountUsable, findAccountByKey } from '../accounts/keys'
 import { EVIDENCE_PLANS } from '../accounts/plans'
 import { checkBody, checkSubmission, jsonContentType, MAX_BODY_BYTES } from './checks'
 import { submitCheckpoint, type Submitter } from './service'
-import { AUTHORIZED_RATE, secondsToUtcMidnight, upgradeOffer } from './limits'
+import { AUTHORIZED_RATE, secondsToUtcMidnight, upgradeField } from './limits'
 import { parsePageQuery, pageBody, PAGE_SIZE } from './query'
 import witnessSpec from '../../docs/witness-spec.md' with { type: 'text' }
 
@@ -100,9 +100,9 @@ export function witnessRoutes(deps: AppDeps) {
           case 'repeat':
             return new Response(outcome.receiptJson, { status: outcome.kind === 'stored' ? 201 : 200, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } })
           case 'anonymous_cap':
-            throw fail(503, 'witness_unavailable', 'the anonymous daily cap is reached; retry after 00:00 UTC or use an Evidence plan key', { upgrade: upgradeOffer(deps.config) }, { ...headers, 'retry-after': String(secondsToUtcMidnight(now)) })
+            throw fail(503, 'witness_unavailable', 'the anonymous daily cap is reached; retry after 00:00 UTC or use an Evidence plan key', upgradeField(deps.config), { ...headers, 'retry-after': String(secondsToUtcMidnight(now)) })
           case 'quota_exceeded':
-            throw fail(429, 'quota_exceeded', `the account's ${outcome.quota} new checkpoints for this UTC day are used`, { upgrade: upgradeOffer(deps.config) }, { ...headers, 'retry-after': String(secondsToUtcMidnight(now)) })
+            throw fail(429, 'quota_exceeded', `the account's ${outcome.quota} new checkpoints for this UTC day are used`, upgradeField(deps.config), { ...headers, 'retry-after': String(secondsToUtcMidnight(now)) })
           case 'storage_full':
             throw fail(503, 'witness_unavailable', 'the witness store is full; stored checkpoints stay readable', {}, headers)
         }

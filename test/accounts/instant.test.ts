@@ -12,7 +12,7 @@ const instant = (harness: Parameters<typeof post>[0], body: unknown, address?: s
 const keyRows = (harness: ReturnType<typeof makeTestApp>) => (harness.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n
 
 describe('POST /v5/keys/instant', () => {
-  test('issues a free key that works on /v5/status; a repeat shows only the masked prefix', async () => {
+  test('issues a free key that works on /v5/status; a repeat says only that the agent_id has a key', async () => {
     const harness = makeTestApp()
     const first = await instant(harness, { agent_id: '  trading-bot-7  ' })
     expect(first.status).toBe(200)
@@ -29,21 +29,38 @@ describe('POST /v5/keys/instant', () => {
 
     const repeat = await instant(harness, { agent_id: 'trading-bot-7' }, '203.0.113.9')
     expect(repeat.status).toBe(200)
-    expect(repeat.body.api_key).not.toContain(first.body.api_key)
-    expect(repeat.body.api_key).not.toMatch(/[0-9a-f]{64}/)
-    expect(first.body.api_key.startsWith(repeat.body.key_prefix)).toBe(true)
+    // Issue 24 item 5: nothing of the key, not even its prefix; how its owner recovers.
+    expect(Object.keys(repeat.body).sort()).toEqual(['api_key', 'key_exists', 'note', 'recover'])
+    expect(repeat.body).toMatchObject({ api_key: null, key_exists: true })
+    expect(JSON.stringify(repeat.body)).not.toContain(first.body.key_prefix)
+    expect(JSON.stringify(repeat.body)).not.toContain(first.body.api_key.slice(0, 12))
     expect(repeat.body.note).toContain('only once')
+    expect(repeat.body.recover.map((option: { way: string }) => option.way)).toEqual(['new_instant_key'])
     expect(keyRows(harness)).toBe(1)
     expect(keysInLog(harness.log.lines)).toEqual([])
   })
 
-  test("a repeat for an agent_id the operator gave to a paid key names that key's plan and limit", async () => {
+  test("a repeat for an agent_id the operator gave to a paid key does not reveal its plan or prefix", async () => {
     const harness = makeTestApp()
     const { account } = await issueKey(harness.deps.accounts, { plan: 'pro', agentId: 'desk-bot', now: new Date(harness.clock.now()) })
     const repeat = await instant(harness, { agent_id: 'desk-bot' })
     expect(repeat.status).toBe(200)
-    expect(repeat.body).toMatchObject({ key_prefix: account.key_prefix, plan: 'pro', daily_limit: PAID_DAILY_LIMITS.pro })
+    expect(repeat.body).toMatchObject({ api_key: null, key_exists: true })
+    expect(JSON.stringify(repeat.body)).not.toContain(account.key_prefix)
+    expect(JSON.stringify(repeat.body)).not.toContain('pro')
+    expect(JSON.stringify(repeat.body)).not.toContain(String(PAID_DAILY_LIMITS.pro))
     expect(keyRows(harness)).toBe(1)
+  })
+
+  test('with e-mail configured, the repeat also offers a key by e-mail; without, it never does', async () => {
+    const mailing = makeTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'keys@oracle.test' } })
+    await instant(mailing, { agent_id: 'mailer' })
+    const repeat = await instant(mailing, { agent_id: 'mailer' })
+    expect(repeat.body.recover.map((option: { way: string }) => option.way)).toEqual(['new_instant_key', 'email_key'])
+    expect(repeat.body.recover[1].request).toContain('/v5/keys/request')
+    const bare = makeTestApp()
+    await instant(bare, { agent_id: 'mailer' })
+    expect(JSON.stringify((await instant(bare, { agent_id: 'mailer' })).body)).not.toMatch(/e-mail|email|keys\/request/i)
   })
 
   test('bad agent_id → 400 INVALID_AGENT_ID and nothing stored', async () => {
@@ -71,8 +88,10 @@ describe('POST /v5/keys/instant', () => {
     expect(refused.status).toBe(429)
     expect(refused.body.error).toBe('RATE_LIMITED')
     expect(refused.headers.get('retry-after')).toBe(String(2 * 3600))
-    // A repeat of a known agent_id still answers (it creates nothing and spends nothing).
-    expect((await instant(harness, { agent_id: 'agent-0' })).status).toBe(200)
+    // A repeat of a known agent_id counts too (issue 24 item 5): past the allowance it is 429.
+    const repeat = await instant(harness, { agent_id: 'agent-0' })
+    expect(repeat.status).toBe(429)
+    expect(repeat.body.error).toBe('RATE_LIMITED')
     // Another address has its own allowance.
     expect((await instant(harness, { agent_id: 'elsewhere' }, '192.0.2.50')).status).toBe(200)
     harness.clock.set('2026-03-02T23:59:59.000Z')
@@ -96,6 +115,19 @@ describe('POST /v5/keys/instant', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => instant(harness, { agent_id: 'same-agent' }, `198.51.100.${i + 1}`)))
     expect(answers.every((answer) => answer.status === 200)).toBe(true)
     expect(answers.filter((answer) => KEY_PATTERN('svc_free_').test(answer.body.api_key)).length).toBe(1)
+    expect(keyRows(harness)).toBe(1)
+  })
+
+  test('repeats count against the address allowance: after 10 answers a known agent_id gets 429 too, and concurrent repeats are counted exactly', async () => {
+    const harness = makeTestApp({ fileDatabase: true })
+    expect((await instant(harness, { agent_id: 'probe-target' }, '198.51.100.77')).status).toBe(200)
+    // Someone asks about the agent_id again and again from one address.
+    const answers = await Promise.all(Array.from({ length: 15 }, () => instant(harness, { agent_id: 'probe-target' }, '198.51.100.78')))
+    expect(answers.filter((answer) => answer.status === 200).length).toBe(INSTANT_PER_ADDRESS_PER_DAY)
+    expect(answers.filter((answer) => answer.status === 429).length).toBe(15 - INSTANT_PER_ADDRESS_PER_DAY)
+    expect(answers.filter((answer) => answer.status === 200).every((answer) => answer.body.key_exists === true && answer.body.api_key === null)).toBe(true)
+    // The allowance is spent for new agent_ids as well.
+    expect((await instant(harness, { agent_id: 'fresh-agent' }, '198.51.100.78')).status).toBe(429)
     expect(keyRows(harness)).toBe(1)
   })
 

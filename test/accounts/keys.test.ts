@@ -98,3 +98,24 @@ describe('keys command', () => {
     expect(await runKeysCommand(['suspend', 'svc_live_ffffffff'], deps.accounts, new Date(), out)).toBe(1)
   })
 })
+
+describe('keys resume and keys activate (issue 24 item 19)', () => {
+  test('one verb, resume, in `openbell --help` and in the keys usage; activate is named only as its alias and does the same', async () => {
+    const { USAGE } = await import('../../src/cli/usage')
+    const lines: string[] = []
+    const harness = makeTestApp()
+    expect(await runKeysCommand([], harness.deps.accounts, new Date(), (line) => lines.push(line))).toBe(2)
+    for (const text of [USAGE, lines.join('\n')]) {
+      expect(text).toContain('suspend|resume|cancel')
+      expect(text).toContain('activate is another name for resume')
+      expect(text).not.toMatch(/\|activate\b|\bactivate\|/)
+    }
+    const { key } = await issueKey(harness.deps.accounts, { plan: 'pro', now: new Date(harness.clock.now()) })
+    const out: string[] = []
+    for (const [verb, status] of [['suspend', 'suspended'], ['activate', 'active'], ['cancel', 'cancelled'], ['resume', 'active']] as const) {
+      expect(await runKeysCommand([verb, key.slice(0, 17)], harness.deps.accounts, new Date(), (line) => out.push(line))).toBe(0)
+      expect(out.pop()).toBe(`${key.slice(0, 17)}… is now ${status}`)
+    }
+  })
+})
+

@@ -1,12 +1,12 @@
 // docs/audit.md's offline verification script, run as published against files the service answered.
 import { describe, expect, test } from 'bun:test'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { docCode } from '../helpers/doc-sections'
 import { issueKey } from '../../src/accounts/keys'
 import { makeTestApp, tempDir } from '../helpers/app'
 
-const doc = readFileSync(resolve(import.meta.dir, '../../docs/audit.md'), 'utf8')
-const script = /<!-- verify-audit\.ts:start -->\n```ts\n([\s\S]*?)```\n<!-- verify-audit\.ts:end -->/.exec(doc)![1]!
+const script = docCode('audit.md', 'verify-audit.ts', 'ts')
 
 describe('docs/audit.md offline script', () => {
   test('OK for a logged receipt in its sealed day; FAIL for a changed receipt id, a forged digest or an unsealed day', async () => {

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { issueKey, hashKey } from '../../src/accounts/keys'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
+import { freePort } from '../helpers/process'
 import { makeTestApp } from '../helpers/app'
 
 const NOW = '2026-03-10T15:00:00.000Z'
@@ -47,8 +48,9 @@ describe('every live surface logs before answering', () => {
     expect(rows()).toHaveLength(0)
     for (const vector of vectors) expect((await harness.json(`/v5/audit/proof?receipt_id=${vector.receipt.receipt_id}`)).body.error).toBe('RECEIPT_NOT_FOUND')
 
-    // A target nothing listens on: the receipt is logged whether or not the delivery succeeds.
-    const subscribed = await harness.json('/v5/webhooks/subscribe', { method: 'POST', headers, body: JSON.stringify({ url: 'https://127.0.0.1:9/hook', mics: ['XNYS'] }) })
+    // A target nothing listens on (a free port, as webhooks may use 1024–65535): the receipt is
+    // logged whether or not the delivery succeeds.
+    const subscribed = await harness.json('/v5/webhooks/subscribe', { method: 'POST', headers, body: JSON.stringify({ url: `https://127.0.0.1:${freePort()}/hook`, mics: ['XNYS'] }) })
     expect(subscribed.status).toBe(200)
     const tested = await harness.json(`/v5/webhooks/test/${subscribed.body.webhook_id}`, { method: 'POST', headers })
     expect(tested.status).toBe(200)

@@ -107,6 +107,39 @@ describe('calendar reload', () => {
     }
   })
 
+  test('a SIGHUP that changed nothing logs nothing above debug, not even the problems already logged; a change is logged once (issue 24 item 19)', async () => {
+    // XNYS valid, XNAS invalid, every other venue missing: the boot logs each problem once.
+    const dir = scheduleDir([scheduleFixture(), scheduleFixture({ mic: 'XNAS', sameAs: 'https://x/#XNAS', weekly: { mon: [['9:30', '16:00']] } as never })])
+    writeSchedule(dir, '{}', 'ZZZZ')
+    const { calendars, log } = registry(dir)
+    calendars.reload('boot')
+    const loud = () => log.lines.filter((line) => line.level !== 'debug')
+    expect(loud().filter((line) => line.msg === 'calendar rejected' && line.mic === 'XNAS').length).toBeGreaterThan(0)
+    expect(loud().some((line) => line.msg === 'calendar rejected' && line.mic === 'XLON')).toBe(true)
+    expect(loud().some((line) => line.msg === 'schedule file ignored' && line.mic === 'ZZZZ')).toBe(true)
+    const stop = startCalendarJobs({ calendars, log, clock, healthExtras: [] }, { debounceMs: 60_000 })
+    try {
+      const before = log.lines.length
+      process.emit('SIGHUP')
+      process.emit('SIGHUP')
+      const after = log.lines.slice(before)
+      expect(after.filter((line) => line.level !== 'debug' && line.msg !== 'calendar horizon')).toEqual([])
+      expect(after.filter((line) => line.msg === 'calendars unchanged')).toEqual([expect.objectContaining({ level: 'debug', trigger: 'SIGHUP' }), expect.objectContaining({ level: 'debug', trigger: 'SIGHUP' })])
+      expect(calendars.snapshot().entries.get('XNAS')!.state).toBe('invalid')
+      // A changed file is logged (once), and so is a new problem; the unchanged ones stay quiet.
+      writeSchedule(dir, scheduleFixture({ data_version: '2026.1.9' }))
+      writeSchedule(dir, scheduleFixture({ mic: 'XLON', sameAs: 'https://x/#XLON', weekly: { mon: [['8:00', '16:30']] } as never }))
+      const edited = log.lines.length
+      process.emit('SIGHUP')
+      const changes = log.lines.slice(edited).filter((line) => line.level !== 'debug')
+      expect(changes.filter((line) => line.msg === 'calendar loaded').map((line) => line.mic)).toEqual(['XNYS'])
+      expect(new Set(changes.filter((line) => line.msg === 'calendar rejected').map((line) => line.mic))).toEqual(new Set(['XLON']))
+      expect(changes.some((line) => line.mic === 'XNAS' || line.mic === 'ZZZZ')).toBe(false)
+    } finally {
+      stop()
+    }
+  })
+
   test('the horizon alarm warns 90 days ahead, in the log and in health extras', () => {
     const dir = scheduleDir([scheduleFixture()])
     const { calendars, log } = registry(dir)

@@ -6,6 +6,7 @@
 // registry holds; this file checks what is answered from it. XNYS has a valid file and answers
 // OPEN, so an UNKNOWN below is the missing calendar's, not a broken harness.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { freePort } from '../helpers/process'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { scheduleDir, scheduleFixture, writeSchedule } from '../helpers/calendars'
 import { issueKey } from '../../src/accounts/keys'
@@ -71,8 +72,9 @@ describe.each([
     expect((await firstStreamReceipt(mic)).status).toBe('UNKNOWN')
     expect((await toolCall('get_market_status', mic)).status).toBe('UNKNOWN')
     expect((await toolCall('get_market_schedule', mic)).current_status).toBe('UNKNOWN')
-    // Port 1 on loopback: nothing listens, so nothing is delivered, but the payload is answered.
-    const created = await t.json('/v5/webhooks/subscribe', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://127.0.0.1:1/hook', mics: [mic] }) })
+    // A free loopback port (webhooks may use 1024–65535): nothing listens, so nothing is
+    // delivered, but the payload is answered.
+    const created = await t.json('/v5/webhooks/subscribe', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ url: `https://127.0.0.1:${freePort()}/hook`, mics: [mic] }) })
     expect(created.status).toBe(200)
     const tested = await t.json(`/v5/webhooks/test/${created.body.webhook_id}`, { method: 'POST', headers })
     expect(tested.body.payload_sent).toMatchObject({ mic, current_status: 'UNKNOWN' })

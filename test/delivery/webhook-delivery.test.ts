@@ -203,7 +203,9 @@ describe('one attempt', () => {
       const refused = await t.deps.delivery.sender.send({ url: receiver.url('/token-abc123'), secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64') }, 'msg_test', '{}', Date.now())
       expect(refused.delivered).toBe(false)
       expect(refused.statusCode).toBe(0)
-      expect(refused.error).not.toContain('token-abc123')
+      expect(refused.error).toBe('tls_failed')
+      expect(refused.detail).toContain('tls_failed')
+      expect(refused.detail).not.toContain('token-abc123')
     } finally {
       t.deps.delivery.sender.ca = certificate.cert
     }
@@ -222,7 +224,7 @@ describe('one attempt', () => {
       const quick = new WebhookSender({ allowPrivate: true, ca: certificate.cert, timeoutMs: 300 })
       const started = Date.now()
       const result = await quick.send({ url: receiver.url('/slow'), secret: secrets.get(id)! }, 'msg_timeout', JSON.stringify({ webhook_id: id }), t.clock.now())
-      expect(result).toEqual({ delivered: false, statusCode: 0, error: 'timeout' })
+      expect(result).toEqual({ delivered: false, statusCode: 0, error: 'timeout', detail: 'timeout' })
       expect(Date.now() - started).toBeLessThan(2000)
       // Twenty due deliveries for a receiver that does not answer: sixteen are sent, four wait.
       const insert = t.db.query(`INSERT INTO webhook_deliveries (id, webhook_id, mic, body, state, attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, 'XBOM', ?, 'queued', 0, 0, ?, ?)`)

@@ -35,9 +35,11 @@ describe('self-service keys across two processes', () => {
   })
 
   test('a burst of 20 from one address split over both processes admits exactly the daily allowance', async () => {
-    // The previous test spent one unit of this address's allowance (127.0.0.1).
+    // The previous test spent eight units of this address's allowance (127.0.0.1): every answer
+    // counts, the seven repeats too, also the ones that lost the insert race in the other process.
+    const left = INSTANT_PER_ADDRESS_PER_DAY - 8
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => instant(services[i % 2]!, `burst-${i}`)))
-    expect(answers.filter((answer) => answer.status === 200).length).toBe(INSTANT_PER_ADDRESS_PER_DAY - 1)
-    expect(answers.filter((answer) => answer.status === 429).length).toBe(20 - (INSTANT_PER_ADDRESS_PER_DAY - 1))
+    expect(answers.filter((answer) => answer.status === 200).length).toBe(left)
+    expect(answers.filter((answer) => answer.status === 429).length).toBe(20 - left)
   })
 })

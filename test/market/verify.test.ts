@@ -12,7 +12,29 @@ describe('POST /v5/verify', () => {
     const receipt = (await harness.json('/v5/demo')).body
     const { status, body } = await harness.json('/v5/verify', post(receipt))
     expect(status).toBe(200)
-    expect(body).toEqual({ valid: true, expired: false, reason: 'SIGNATURE_VALID', receipt_type: 'receipt_fields', mic: 'XNYS', status: 'OPEN', expires_at: receipt.expires_at })
+    expect(body).toEqual({ valid: true, expired: false, reason: 'SIGNATURE_VALID', receipt_type: 'receipt_fields', unsigned_members: [], mic: 'XNYS', status: 'OPEN', expires_at: receipt.expires_at })
+  })
+
+  test('members the signature does not cover are named in unsigned_members beside valid (issue 24 item 7)', async () => {
+    const harness = makeTestApp({ now: OPEN_INSTANT })
+    const receipt = (await harness.json('/v5/demo')).body
+    // Someone adds claims to a genuine receipt: the signature still holds, and the answer says
+    // which members it does not vouch for.
+    const padded = { ...receipt, safe_to_trade: true, note: 'verified by openbell' }
+    const { body } = await harness.json('/v5/verify', post(padded))
+    expect(body).toMatchObject({ valid: true, reason: 'SIGNATURE_VALID', unsigned_members: ['safe_to_trade', 'note'] })
+    const viaGet = await harness.json(`/v5/verify?receipt=${encodeURIComponent(JSON.stringify(padded))}`)
+    expect(viaGet.body.unsigned_members).toEqual(['safe_to_trade', 'note'])
+    // The tool endpoint's verify_receipt answers the same.
+    const rpc = await harness.json('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'verify_receipt', arguments: { receipt: padded } } }) })
+    expect(JSON.parse(rpc.body.result.content[0].text).unsigned_members).toEqual(['safe_to_trade', 'note'])
+    // The unsigned extras the service itself adds are listed too: they are not attested either.
+    const health = (await harness.json('/v5/health')).body
+    expect((await harness.json('/v5/verify', post(health))).body).toMatchObject({ valid: true, unsigned_members: expect.arrayContaining(['exchange_count', 'supported_mics']) })
+    const sample = (await harness.json('/v1/safe-to-trade/sample?max_age=5')).body
+    expect((await harness.json('/v5/verify', post(sample))).body.unsigned_members).toEqual(expect.arrayContaining(['receipt', 'discovery_url', 'door', 'note']))
+    // Unrecognised type: no signed list to compare with.
+    expect((await harness.json('/v5/verify', post({ hello: 'world' }))).body).toMatchObject({ valid: false, reason: 'MALFORMED_RECEIPT', unsigned_members: null })
   })
 
   test('tampered field → INVALID_SIGNATURE', async () => {

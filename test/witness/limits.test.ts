@@ -6,6 +6,7 @@ import { checkSubmission } from '../../src/witness/checks'
 import { secondsToUtcMidnight } from '../../src/witness/limits'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { clientKey, postJson, submission } from '../helpers/checkpoints'
+import { FULLY_CONFIGURED } from '../helpers/configured'
 
 const PATH = '/v1/witness/checkpoints'
 const post = (harness: TestApp, body: unknown, headers: Record<string, string>) => harness.request(PATH, postJson(body, headers))
@@ -83,8 +84,8 @@ describe('authorized limits and quotas', () => {
     expect(((await limited.json()) as { error: string }).error).toBe('RATE_LIMITED')
   })
 
-  test('anonymous daily cap: new rows get 503 with upgrade; repeats still 200; accounts are not blocked; a new UTC day resets', async () => {
-    const harness = makeTestApp({ now: '2026-03-10T23:59:00.000Z', env: { WITNESS_ANON_DAILY_CAP: '2' } })
+  test('anonymous daily cap: new rows get 503 with upgrade (where custody plans are sold); repeats still 200; accounts are not blocked; a new UTC day resets', async () => {
+    const harness = makeTestApp({ now: '2026-03-10T23:59:00.000Z', env: { ...FULLY_CONFIGURED, WITNESS_ANON_DAILY_CAP: '2' } })
     const key = clientKey()
     let n = 0
     const anon = (count: number) => post(harness, submission(key, { count }), { 'cf-connecting-ip': `198.18.0.${++n}` })
@@ -107,7 +108,7 @@ describe('authorized limits and quotas', () => {
   })
 
   test('evidence_starter quota: 1,000 new checkpoints per UTC day, then 429 quota_exceeded with Retry-After to midnight; repeats are free', async () => {
-    const harness = makeTestApp({ now: '2026-03-10T18:00:00.000Z' })
+    const harness = makeTestApp({ now: '2026-03-10T18:00:00.000Z', env: FULLY_CONFIGURED })
     const { key: apiKey, account } = await issueKey(harness.deps.accounts, { plan: 'evidence_starter', now: new Date(harness.clock.now()) })
     const key = clientKey()
     const deps = { store: harness.deps.witness.store, transactor: harness.deps.transactor, signer: harness.deps.signer, witness: 'oracle.test', limits: harness.config.witness }

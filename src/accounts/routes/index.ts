@@ -9,6 +9,7 @@ import { accountRoute } from './account'
 import { usageRoute } from './usage'
 import { oauthTokenRoute } from './oauth-token'
 import { oauthMetadataRoutes } from './oauth-metadata'
+import { pricingRoutes } from './pricing'
 
 export function accountRoutes(deps: AppDeps) {
   return new Elysia({ name: 'account-routes' })
@@ -20,4 +21,5 @@ export function accountRoutes(deps: AppDeps) {
     .use(usageRoute(deps))
     .use(oauthTokenRoute(deps))
     .use(oauthMetadataRoutes(deps))
+    .use(pricingRoutes(deps))
 }

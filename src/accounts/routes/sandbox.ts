@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps'
 import { ApiError, badRequest } from '../../http/errors'
 import { jsonBody, responses } from '../../http/openapi'
 import { AllowanceExhausted } from '../self-service'
+import { canUpgrade, capabilities } from '../capabilities'
 import { plansOffer, quickstart, SANDBOX_CALLS, SANDBOX_DAYS, upgradeUrl, USE_CASE_MAX } from '../offers'
 import { buySandboxCreditKey, SANDBOX_X402_CREDITS } from '../../payments/sandbox-credit-key'
 import { callerAddress, parseEmail, readJsonObject, secondsUntil } from './input'
@@ -43,7 +44,7 @@ export function sandboxRoutes(deps: AppDeps) {
         throw new ApiError(
           429,
           'SANDBOX_LIMIT_REACHED',
-          `one sandbox key per e-mail address or client address per ${SANDBOX_DAYS} days; get a free key at /v5/keys/instant or upgrade`,
+          `one sandbox key per e-mail address or client address per ${SANDBOX_DAYS} days; get a free key at /v5/keys/instant${canUpgrade(capabilities(deps.config)) ? ' or upgrade' : ''}`,
           { upgrade_url: upgradeUrl(deps.config), plans: plansOffer(deps.config), retry_at: new Date(error.resetAt).toISOString() },
           { 'retry-after': String(secondsUntil(error.resetAt, now)) },
         )

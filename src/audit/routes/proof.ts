@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError } from '../../http/errors'
-import { responses } from '../../http/openapi'
+import { requiredByRoute, responses } from '../../http/openapi'
 import { addDays } from '../dates'
 import { inclusionProof } from '../queries'
 
@@ -19,7 +19,7 @@ export function proofRoutes(deps: AppDeps) {
       return inclusionProof({ store: deps.audit.store, trees: deps.auditTrail.trees }, receiptId, firstUnsealed)
     },
     {
-      query: t.Object({ receipt_id: t.Optional(t.String({ description: 'receipt_id of a live receipt (required)' })) }),
+      query: t.Object({ receipt_id: t.Optional(t.String({ description: 'receipt_id of a live receipt', ...requiredByRoute })) }),
       detail: {
         tags: ['audit'],
         summary: 'Inclusion proof of a receipt in the Merkle tree of its day (RFC 6962 audit path)',

@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError } from '../../http/errors'
-import { responses } from '../../http/openapi'
+import { requiredByRoute, responses } from '../../http/openapi'
 import { identityOf, unavailableReason } from '../directory'
 import { reconstruct } from '../historical'
 import { PHASES } from '../phases'
@@ -23,7 +23,7 @@ export function historicalRoutes(deps: AppDeps) {
       return reconstruct(deps.calendars.calendar(mic, snapshot), identityOf(snapshot, mic), at, deps.clock.now(), unavailableReason(snapshot, mic))
     },
     {
-      query: t.Object({ mic: t.Optional(t.String({ description: 'MIC (required)' })), at: t.Optional(t.String({ description: 'instant (required), RFC 3339 with zone' })) }),
+      query: t.Object({ mic: t.Optional(t.String({ description: 'MIC', ...requiredByRoute })), at: t.Optional(t.String({ description: 'instant, RFC 3339 with zone', ...requiredByRoute })) }),
       detail: {
         tags: ['calendars'],
         summary: 'Historical reconstruction from schedule data (unsigned)',

@@ -10,7 +10,6 @@ import { ApiError, badRequest } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 import { jsonBody, responses } from '../../http/openapi'
 import { parseSubscribe } from '../webhooks/validate'
-import { hostOf } from '../webhooks/ssrf'
 import { newWebhookSecret } from '../webhooks/signing'
 import { WEBHOOK_LIMITS } from '../webhooks/plans'
 import { webhookEntry, type WebhookRow } from '../webhooks/store'
@@ -39,8 +38,13 @@ export function subscribeRoutes(deps: AppDeps) {
       const limit = WEBHOOK_LIMITS[account.plan]
       if (!limit) throw new ApiError(402, 'PLAN_REQUIRED', `webhooks need a builder or pro key (this key is ${account.plan})`)
       const input = parseSubscribe(await readBodyText(request, MAX_BODY_BYTES, deps))
-      const target = await deps.delivery.sender.check(hostOf(input.url))
-      if (!target.ok) throw badRequest('WEBHOOK_TARGET_FORBIDDEN', target.reason)
+      const target = await deps.delivery.sender.check(input.url)
+      if (!target.ok) {
+        // The key holder is not told what the host resolved to (that would map the operator's
+        // network through the service's resolver); the operator's log has it.
+        deps.log.info('webhook target refused', { key_prefix: account.key_prefix, host: input.url.host, reason: target.reason })
+        throw badRequest('WEBHOOK_TARGET_FORBIDDEN', target.kind === 'port' ? target.reason : `${input.url.hostname} does not resolve to public addresses only; a webhook may not reach loopback, private, link-local or other special-purpose addresses`)
+      }
       const row: WebhookRow = {
         id: randomUUID(),
         key_hash: account.key_hash,
@@ -62,7 +66,7 @@ export function subscribeRoutes(deps: AppDeps) {
       detail: {
         tags: ['delivery'],
         summary: 'Subscribe an HTTPS URL to state changes (builder 5, pro 25); the signing secret is shown once',
-        requestBody: jsonBody(t.Object({ url: t.String({ format: 'uri', description: 'https:// URL resolving to public addresses' }), mics: t.Array(t.String(), { minItems: 1 }), events: t.Optional(t.Array(t.Literal('status_change'))) })),
+        requestBody: jsonBody(t.Object({ url: t.String({ format: 'uri', description: 'https:// URL resolving to public addresses, on port 443 or 1024–65535' }), mics: t.Array(t.String(), { minItems: 1 }), events: t.Optional(t.Array(t.Literal('status_change'))) })),
         responses: responses({
           200: ['Subscription with its signing secret (whsec_…, shown once)', t.Composite([WebhookEntrySchema, t.Object({ subscription_id: t.String({ description: 'legacy alias of webhook_id' }), secret: t.String() })])],
           400: 'BAD_REQUEST, URL_REQUIRED, INVALID_URL, HTTPS_REQUIRED, MICS_REQUIRED, TOO_MANY_MICS, UNKNOWN_MIC, UNKNOWN_EVENT, INVALID_EVENTS, WEBHOOK_TARGET_FORBIDDEN',

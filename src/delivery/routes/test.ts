@@ -26,6 +26,8 @@ export function testRoutes(deps: AppDeps) {
         await deps.delivery.webhooks.setStatus(row.id, 'active', null)
         deps.log.info('webhook resumed by a successful test delivery', { webhook_id: row.id })
       }
+      // The key holder gets the category only; the operator's log has the detail.
+      if (!result.delivered) deps.log.info('webhook test delivery failed', { webhook_id: row.id, host: new URL(row.url).host, error: result.detail })
       return { delivered: result.delivered, payload_sent: payload, status_code: result.statusCode, ...(result.error ? { error: result.error } : {}) }
     },
     {
@@ -34,7 +36,7 @@ export function testRoutes(deps: AppDeps) {
         tags: ['delivery'],
         summary: 'Send one synthetic, signed delivery now (no retry); a success resumes a paused subscription',
         responses: responses({
-          200: ['Test result', t.Object({ delivered: t.Boolean(), payload_sent: t.Object({}, { additionalProperties: true }), status_code: t.Integer({ description: '0 when the target gave no HTTP answer' }), error: t.Optional(t.String()) })],
+          200: ['Test result', t.Object({ delivered: t.Boolean(), payload_sent: t.Object({}, { additionalProperties: true }), status_code: t.Integer({ description: '0 when the target gave no HTTP answer' }), error: t.Optional(t.String({ description: 'on failure only: target_forbidden, connect_failed, tls_failed, timeout or http_<code>' })) })],
           401: 'API_KEY_REQUIRED',
           403: 'INVALID_API_KEY or WEBHOOK_NOT_OWNED',
           404: 'WEBHOOK_NOT_FOUND',

@@ -74,6 +74,9 @@ export class Dispatcher {
 
   /** Starts the timers; deliveries a dead process left in flight go back in the queue first. */
   start(): () => Promise<void> {
+    if (this.deps.config.delivery.allowPrivateTargets) {
+      this.deps.log.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: the webhook request-forgery guard is off; webhooks may reach loopback, private, link-local and cloud-metadata addresses. Use it only inside a network you control, or for local testing (docs/delivery.md)')
+    }
     this.running = true
     void this.parts.queue
       .requeueInterrupted(this.deps.clock.now(), this.parts.isDeadClaimer ?? (() => false))

@@ -1,71 +1,95 @@
-// The request-forgery guard: a webhook may only reach public addresses. The host is resolved at
-// subscribe time and again before every delivery (a name may be re-pointed after subscribing),
-// every address it resolves to must be public, and the delivery then connects to the checked
-// address itself (see send.ts), so a second lookup cannot swap in a private one.
+// The request-forgery guard: a webhook may only reach public addresses on an allowed port. The
+// host is resolved at subscribe time and again before every delivery (a name may be re-pointed
+// after subscribing), every address it resolves to must be public, and the delivery then connects
+// to the checked address itself (see send.ts), so a second lookup cannot swap in a private one.
+// Which addresses are not public: the one table in special-addresses.ts (its sources and date).
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
+import { GUARD_BLOCKS, type GuardBlock } from './special-addresses'
 
-/** Why an address is refused, or null when it is public. */
-export function forbiddenReason(address: string): string | null {
-  const version = isIP(address)
-  if (version === 4) return forbiddenV4(address.split('.').map(Number))
-  if (version === 6) return forbiddenV6(address)
-  return 'not an IP address'
+interface CompiledBlock {
+  entry: GuardBlock
+  bits: 32 | 128
+  length: number
+  base: bigint
 }
 
-function forbiddenV4([a, b, c]: number[]): string | null {
-  if (a === undefined || b === undefined || c === undefined) return 'not an IP address'
-  if (a === 0) return 'unspecified (0.0.0.0/8)'
-  if (a === 127) return 'loopback'
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return 'private'
-  if (a === 100 && b >= 64 && b <= 127) return 'shared address space (100.64.0.0/10)'
-  if (a === 169 && b === 254) return c === 169 ? 'cloud metadata (169.254.169.254)' : 'link-local'
-  if (a === 192 && b === 0 && (c === 0 || c === 2)) return 'reserved (192.0.0.0/24, 192.0.2.0/24)'
-  if (a === 198 && (b === 18 || b === 19)) return 'benchmarking (198.18.0.0/15)'
-  if ((a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)) return 'documentation'
-  if (a >= 224 && a <= 239) return 'multicast'
-  if (a >= 240) return 'reserved (240.0.0.0/4)'
-  return null
+/** An IPv4 address as a 32-bit number, or null. */
+function v4Number(address: string): bigint | null {
+  if (isIP(address) !== 4) return null
+  return address.split('.').reduce((value, part) => (value << 8n) | BigInt(Number(part)), 0n)
 }
 
-/** The eight 16-bit groups of an IPv6 address (an embedded dotted IPv4 tail is converted). */
-function groupsOf(address: string): number[] {
+/** An IPv6 address (zone dropped, a dotted IPv4 tail converted) as a 128-bit number, or null. */
+function v6Number(address: string): bigint | null {
   let text = address.toLowerCase().split('%')[0]!
-  const dotted = text.match(/(\d+\.\d+\.\d+\.\d+)$/)
+  if (isIP(text) !== 6) return null
+  const dotted = text.match(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/)
   if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number]
-    text = text.slice(0, -dotted[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number]
+    text = text.slice(0, -dotted[0].length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
   }
   const [head, tail] = text.includes('::') ? text.split('::') : [text, null]
   const left = head ? head.split(':') : []
   const right = tail ? tail.split(':') : []
-  const fill = tail === null ? [] : Array(8 - left.length - right.length).fill('0')
-  return [...left, ...fill, ...right].map((group) => parseInt(group || '0', 16))
+  const groups = [...left, ...Array(tail === null ? 0 : 8 - left.length - right.length).fill('0'), ...right]
+  return groups.reduce((value, group) => (value << 16n) | BigInt(parseInt(group || '0', 16)), 0n)
 }
 
-function forbiddenV6(address: string): string | null {
-  const g = groupsOf(address)
-  const first = g[0]!
-  const zeroPrefix = (n: number) => g.slice(0, n).every((group) => group === 0)
-  const v4 = () => [g[6]! >> 8, g[6]! & 0xff, g[7]! >> 8, g[7]! & 0xff]
-  if (zeroPrefix(8)) return 'unspecified (::)'
-  if (zeroPrefix(7) && g[7] === 1) return 'loopback (::1)'
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d)
-  // and NAT64 (64:ff9b::/96) carry an IPv4 address.
-  if ((zeroPrefix(5) && g[5] === 0xffff) || (zeroPrefix(4) && g[4] === 0xffff && g[5] === 0) || zeroPrefix(6)) return forbiddenV4(v4())
-  if (first === 0x64 && g[1] === 0xff9b && zeroPrefix(0)) return forbiddenV4(v4())
-  if (first === 0x2002) return forbiddenV4([g[1]! >> 8, g[1]! & 0xff, g[2]! >> 8])
-  if ((first & 0xffc0) === 0xfe80) return 'link-local (fe80::/10)'
-  if ((first & 0xffc0) === 0xfec0) return 'site-local (fec0::/10)'
-  if ((first & 0xfe00) === 0xfc00) return 'unique-local (fc00::/7)'
-  if ((first & 0xff00) === 0xff00) return 'multicast (ff00::/8)'
-  if (first === 0x2001 && g[1] === 0xdb8) return 'documentation (2001:db8::/32)'
-  return null
+function compile(entry: GuardBlock): CompiledBlock {
+  const [address, length] = entry.block.split('/') as [string, string]
+  const v4 = v4Number(address)
+  const base = v4 ?? v6Number(address)
+  if (base === null) throw new Error(`bad block ${entry.block}`)
+  return { entry, bits: v4 === null ? 128 : 32, length: Number(length), base }
+}
+
+/** Most specific first, so that the longest matching prefix decides. */
+const BLOCKS = GUARD_BLOCKS.map(compile).sort((a, b) => b.length - a.length)
+
+const within = (value: bigint, bits: number, block: CompiledBlock) => block.bits === bits && value >> BigInt(bits - block.length) === block.base >> BigInt(bits - block.length)
+
+/** The most specific listed block holding the address, or null. */
+function blockOf(value: bigint, bits: 32 | 128): CompiledBlock | null {
+  return BLOCKS.find((block) => within(value, bits, block)) ?? null
+}
+
+const describe = (block: CompiledBlock) => `${block.entry.name} (${block.entry.block})`
+
+function forbiddenV4(value: bigint): string | null {
+  const block = blockOf(value, 32)
+  return block ? describe(block) : null
+}
+
+function forbiddenV6(value: bigint): string | null {
+  const block = blockOf(value, 128)
+  if (!block) return null
+  if (block.entry.rule === 'embedded') {
+    const inner = forbiddenV4(value & 0xffffffffn)
+    return inner ? `${inner} in the ${block.entry.name} form (${block.entry.block})` : null
+  }
+  return describe(block)
+}
+
+/** Why an address is refused, or null when it is public. */
+export function forbiddenReason(address: string): string | null {
+  const v4 = v4Number(address)
+  if (v4 !== null) return forbiddenV4(v4)
+  const v6 = v6Number(address)
+  if (v6 !== null) return forbiddenV6(v6)
+  return 'not an IP address'
+}
+
+/** Ports a webhook may use: 443, or 1024 to 65535 (below 1024 are other services: SSH, SMTP, DNS…). */
+export function forbiddenPort(url: URL): string | null {
+  const port = url.port === '' ? 443 : Number(url.port)
+  return port === 443 || (port >= 1024 && port <= 65535) ? null : `port ${port} is not allowed: use 443 or a port from 1024 to 65535`
 }
 
 const LOOKUP_TIMEOUT_MS = 5000
 
-export type TargetCheck = { ok: true; addresses: string[] } | { ok: false; reason: string }
+/** `reason` is the operator's detail (it names the resolved address); `kind` says what was refused. */
+export type TargetCheck = { ok: true; addresses: string[] } | { ok: false; kind: 'port' | 'address'; reason: string }
 
 /** The URL's host without IPv6 brackets. */
 export function hostOf(url: URL): string {
@@ -87,17 +111,24 @@ export async function checkTarget(host: string, allowPrivate: boolean, resolve: 
       })
       addresses = (await Promise.race([resolve(host, { all: true, verbatim: true }), timeout])).map((entry) => entry.address)
     } catch (error) {
-      return { ok: false, reason: `host ${host} does not resolve (${(error as { code?: string }).code ?? 'lookup failed'})` }
+      return { ok: false, kind: 'address', reason: `host ${host} does not resolve (${(error as { code?: string }).code ?? 'lookup failed'})` }
     } finally {
       clearTimeout(timer)
     }
-    if (!addresses.length) return { ok: false, reason: `host ${host} has no address` }
+    if (!addresses.length) return { ok: false, kind: 'address', reason: `host ${host} has no address` }
   }
   if (!allowPrivate) {
     for (const address of addresses) {
       const reason = forbiddenReason(address)
-      if (reason) return { ok: false, reason: `${host} resolves to ${address}: ${reason} addresses are not allowed` }
+      if (reason) return { ok: false, kind: 'address', reason: `${host} resolves to ${address}: ${reason} addresses are not allowed` }
     }
   }
   return { ok: true, addresses }
+}
+
+/** The whole check of a webhook URL: its port, then its host as checkTarget makes it. */
+export async function checkUrl(url: URL, allowPrivate: boolean, resolve: typeof lookup = lookup): Promise<TargetCheck> {
+  const port = forbiddenPort(url)
+  if (port) return { ok: false, kind: 'port', reason: port }
+  return checkTarget(hostOf(url), allowPrivate, resolve)
 }

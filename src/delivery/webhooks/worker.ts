@@ -113,7 +113,7 @@ export class DeliveryWorker {
       await this.deps.queue.delivered(row.id, result.statusCode, now, this.deps.claimer)
       return
     }
-    const error = result.error ?? `HTTP ${result.statusCode}`
+    const error = result.detail ?? result.error ?? `HTTP ${result.statusCode}`
     const delay = row.attempts >= MAX_ATTEMPTS ? null : retryDelayMs(row.attempts, this.deps.intervalSeconds())
     if (delay === null) {
       await this.deps.queue.deadLetter(row.id, row.webhook_id, result.statusCode, error, now, this.deps.claimer)

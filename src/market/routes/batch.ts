@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia'
 import { randomUUID } from 'node:crypto'
 import type { AppDeps } from '../../deps'
-import { responses } from '../../http/openapi'
+import { requiredByRoute, responses } from '../../http/openapi'
 import { resolveStatus } from '../resolve'
 import { auditContextOf, signLiveReceipts } from '../issue'
 import { answerAdmitted, requireKeyOrPayment } from '../access'
@@ -26,7 +26,7 @@ export function batchRoutes(deps: AppDeps) {
       })
     },
     {
-      query: t.Object({ mics: t.Optional(t.String({ description: `comma-separated MICs (required); duplicates removed; at most ${MAX_BATCH}` })) }),
+      query: t.Object({ mics: t.Optional(t.String({ description: `comma-separated MICs; duplicates removed; at most ${MAX_BATCH}`, ...requiredByRoute })) }),
       detail: {
         tags: ['market'],
         summary: 'Batch of signed receipts (API key or x402 payment)',

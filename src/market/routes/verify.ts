@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ApiError } from '../../http/errors'
 import { readBodyText } from '../../http/body'
-import { jsonBody, responses } from '../../http/openapi'
+import { jsonBody, requiredByRoute, responses } from '../../http/openapi'
 import { verificationKeys, verifyReceipt } from '../verify'
 
 const MAX_RECEIPT_BYTES = 16_384
@@ -13,6 +13,7 @@ const ResultSchema = t.Object({
   expired: t.Boolean(),
   reason: t.String({ description: 'SIGNATURE_VALID, INVALID_SIGNATURE, MALFORMED_RECEIPT, ORACLE_NOT_CONFIGURED, or a RECEIPT_EXPIRED message' }),
   receipt_type: t.Union([t.String(), t.Null()]),
+  unsigned_members: t.Union([t.Array(t.String()), t.Null()], { description: 'members the signature does not cover (besides signature): not vouched for, even when valid is true; null when the type is not recognised' }),
   mic: t.Union([t.String(), t.Null()]),
   status: t.Union([t.String(), t.Null()]),
   expires_at: t.Union([t.String(), t.Null()]),
@@ -60,7 +61,7 @@ export function verifyRoutes(deps: AppDeps) {
         return verify(receipt)
       },
       {
-        query: t.Object({ receipt: t.Optional(t.String({ description: 'JSON-encoded receipt (required)' })) }),
+        query: t.Object({ receipt: t.Optional(t.String({ description: 'JSON-encoded receipt', ...requiredByRoute })) }),
         detail: { tags: ['verification'], summary: 'Verify a receipt passed as JSON in the query', responses: responses({ 200: ['Verification result', ResultSchema], 400: 'RECEIPT_REQUIRED or BAD_REQUEST' }) },
       },
     )

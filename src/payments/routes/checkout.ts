@@ -13,6 +13,7 @@ const CHECKOUT_MAX_BODY_BYTES = 4096
 export const CHECKOUT_PER_MINUTE = 10
 import { PADDLE_PRICE_VARIABLES, type PaddleProduct } from '../../config'
 import { BillingProviderError, createCheckout } from '../paddle/api'
+import { capabilities } from '../../accounts/capabilities'
 
 const PRODUCTS = Object.keys(PADDLE_PRICE_VARIABLES) as PaddleProduct[]
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/
@@ -36,7 +37,9 @@ export function checkoutRoutes(deps: AppDeps) {
         const email = body.email === undefined ? null : typeof body.email === 'string' && EMAIL.test(body.email) ? body.email : undefined
         if (email === undefined) throw badRequest('INVALID_EMAIL', 'email must be an e-mail address')
         const price = deps.config.paddle.prices[plan as PaddleProduct]
-        if (!deps.config.paddle.apiKey || !price) throw new ApiError(503, 'BILLING_NOT_CONFIGURED', `card payments for ${plan} are not configured on this server`)
+        // Card checkout only where the purchase can end with a key in the buyer's mailbox: the API
+        // key and price, the webhook secret (the event that makes the key) and e-mail.
+        if (!price || !capabilities(deps.config).card[plan as PaddleProduct]) throw new ApiError(503, 'BILLING_NOT_CONFIGURED', `card payments for ${plan} are not configured on this server (see ${deps.config.publicBaseUrl}/pricing)`)
         try {
           return { url: await createCheckout(deps.config, price, email) }
         } catch (error) {
