@@ -14,6 +14,7 @@ import { freePort, SLOW_SETUP_MS, startService, type RunningService } from '../h
 import { emptyDatabase, startClusterFirst, type TestDatabase } from '../helpers/postgres'
 import { makeCertificate, type TestCertificate } from '../helpers/https-receiver'
 import { LEASED_JOBS, type Storage } from '../helpers/two-nodes'
+import { docCode } from '../helpers/doc-sections'
 import { MIGRATIONS } from '../../src/store/migrations'
 import { CONFIG_VARIABLES } from '../../src/config'
 import { INSTANT_PER_ADDRESS_PER_DAY } from '../../src/accounts/offers'
@@ -22,11 +23,7 @@ startClusterFirst()
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts')
 const page = readFileSync(resolve(import.meta.dir, '../../docs/scale-out.md'), 'utf8')
-const block = (name: string, language: string) => {
-  const found = new RegExp(`<!-- ${name}:start -->\\n\`\`\`${language}\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(page)
-  if (!found) throw new Error(`docs/scale-out.md has no ${name} block`)
-  return found[1]!
-}
+const block = (name: string, language: string) => docCode('scale-out.md', name, language)
 /** KEY=VALUE lines of an environment file (comments and blank lines skipped), as systemd reads them. */
 const envFile = (text: string) => Object.fromEntries(text.split('\n').filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line)).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]))
 const unit = block('scale-out-unit', 'ini')
