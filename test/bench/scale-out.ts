@@ -6,7 +6,7 @@
 // between the scale-out markers.
 import { SQL } from 'bun'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus, tmpdir, totalmem } from 'node:os'
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { startCluster, type Cluster } from '../helpers/postgres-cluster'
@@ -42,6 +42,8 @@ export interface ScaleOutFigures {
   oneNode: CostedLoad
   twoNodes: CostedLoad
   seal: { receipts: number; insertPerSecond: number; seconds: number; longestPauseMs: number; proofMs: number }
+  /** The machine's load averages (1, 5, 15 min, as `uptime` shows them) when the part started and ended. */
+  load: { before: number[]; after: number[] }
 }
 
 const clockTicks = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim()) || 100
@@ -137,6 +139,7 @@ export async function postgresSealBench(url: string, receipts: number): Promise<
 export async function scaleOutBench(options: { rounds?: number; sealReceipts?: number } = {}): Promise<ScaleOutFigures> {
   const rounds = options.rounds ?? Number(process.env.BENCH_SCALE_OUT_ROUNDS ?? 2)
   const sealReceipts = options.sealReceipts ?? Number(process.env.BENCH_AUDIT_RECEIPTS ?? 1_000_000)
+  const loadBefore = loadavg()
   const dir = mkdtempSync(join(tmpdir(), 'openbell-bench-scale-out-'))
   // PostgreSQL's durability settings as shipped; memory sized for a server of this machine's RAM
   // (the shipped 128 MB of shared buffers and 1 GB of WAL between checkpoints are for small machines).
@@ -194,7 +197,7 @@ export async function scaleOutBench(options: { rounds?: number; sealReceipts?: n
     }
     // After the HTTP runs: a million rows would disturb them.
     const seal = await postgresSealBench(cluster.url('sealing'), sealReceipts)
-    return { rounds, sqlite: meanCosted(sqliteRuns), postgres: meanCosted(postgresRuns), oneNode: meanCosted(oneRuns), twoNodes: meanCosted(twoRuns), seal }
+    return { rounds, sqlite: meanCosted(sqliteRuns), postgres: meanCosted(postgresRuns), oneNode: meanCosted(oneRuns), twoNodes: meanCosted(twoRuns), seal, load: { before: loadBefore, after: loadavg() } }
   } finally {
     for (const service of services) service.process.kill('SIGKILL')
     cluster.destroy()
@@ -224,6 +227,7 @@ export function scaleOutRows(f: ScaleOutFigures): string[] {
     `| audit on PostgreSQL: append ${fmt(f.seal.receipts)} receipts through the log (batches of 1,000) | ${fmt(f.seal.insertPerSecond)} rows/s | | |`,
     `| audit on PostgreSQL: seal a day of ${fmt(f.seal.receipts)} receipts (close the day, root, signature, leaf index) | ${fmt(f.seal.seconds, 2)} s | < 20 s | ${f.seal.seconds < 20 ? 'yes' : 'NO'} |`,
     `| audit on PostgreSQL: longest pause of the event loop while sealing that day / first proof in it after a restart | ${fmt(f.seal.longestPauseMs, 1)} ms / ${fmt(f.seal.proofMs)} ms | | |`,
+    `| machine load average (1, 5, 15 min) when this part started / ended (2 cores; other sessions share the machine) | ${f.load.before.map((n) => n.toFixed(2)).join(', ')} / ${f.load.after.map((n) => n.toFixed(2)).join(', ')} | | |`,
   ]
 }
 
