@@ -10,9 +10,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { request as httpsRequest } from 'node:https'
 import { tempDir } from '../helpers/app'
-import { freePort, SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
+import { SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
 import { emptyDatabase, startClusterFirst, type TestDatabase } from '../helpers/postgres'
 import { makeCertificate, type TestCertificate } from '../helpers/https-receiver'
+import { startNginx, type TestNginx } from '../helpers/nginx'
 import { LEASED_JOBS, type Storage } from '../helpers/two-nodes'
 import { docCode } from '../helpers/doc-sections'
 import { MIGRATIONS } from '../../src/store/migrations'
@@ -34,7 +35,7 @@ const nginxBlock = block('scale-out-nginx', 'nginx')
 let dir: string
 let database: TestDatabase
 let certificate: TestCertificate
-let nginx: ReturnType<typeof Bun.spawn> | null = null
+let nginx: TestNginx | undefined
 let nginxPort: number
 const nodes: Record<string, RunningService> = {}
 let cluster: Record<string, string>
@@ -96,49 +97,20 @@ beforeAll(async () => {
   )
   for (const [instance, service] of started) nodes[instance] = service
   certificate = makeCertificate('DNS:oracle.example.com,IP:127.0.0.1')
-  nginxPort = freePort()
-  let server = nginxBlock
-  const replace = (from: string | RegExp, to: string) => {
-    const next = server.replace(from, to)
-    expect(next).not.toBe(server)
-    server = next
-  }
-  for (const instance of Object.keys(nodeEnvs)) replace(`server 127.0.0.1:${nodeEnvs[instance]!.PORT} `, `server 127.0.0.1:${new URL(nodes[instance]!.base).port} `)
-  replace('listen 443 ssl;', `listen 127.0.0.1:${nginxPort} ssl;`)
-  replace(/ssl_certificate\s+\S+;/, `ssl_certificate ${certificate.certFile};`)
-  replace(/ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${join(certificate.certFile, '..', 'key.pem')};`)
-  for (const temp of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, temp))
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    `${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log ${dir}/access.log;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-${server}
-}
-`,
-  )
-  nginx = Bun.spawn(['nginx', '-p', dir, '-c', join(dir, 'nginx.conf')], { stdout: 'ignore', stderr: 'pipe' })
-  const deadline = Date.now() + 15_000
-  for (;;) {
-    const up = await call('/v5/health').then((answer) => answer.status === 200, () => false)
-    if (up) break
-    if (Date.now() > deadline || nginx.exitCode !== null) throw new Error(`nginx did not start: ${nginx.exitCode === null ? '' : await new Response(nginx.stderr as ReadableStream).text()}`)
-    await Bun.sleep(100)
-  }
+  nginx = await startNginx({
+    dir,
+    serverBlock: nginxBlock,
+    upstreams: Object.keys(nodeEnvs).map((instance): [string, string] => [`server 127.0.0.1:${nodeEnvs[instance]!.PORT} `, `server 127.0.0.1:${new URL(nodes[instance]!.base).port} `]),
+    certificate,
+    ready: async (port) => {
+      nginxPort = port
+      return (await call('/v5/health')).status === 200
+    },
+  })
 }, SLOW_SETUP_MS)
 
 afterAll(async () => {
-  nginx?.kill('SIGTERM')
-  await nginx?.exited
+  await nginx?.stop()
   await Promise.all(Object.values(nodes).map(async (node) => {
     node.process.kill('SIGTERM')
     await node.process.exited
