@@ -246,7 +246,8 @@ export const scaleOutHeader = (note: string) => `Machine: ${cpus()[0]?.model ?? 
 function postgresVersion(): string {
   for (const version of ['17', '16', '15', '14']) {
     const binary = `/usr/lib/postgresql/${version}/bin/postgres`
-    if (existsSync(binary)) return Bun.spawnSync([binary, '--version']).stdout.toString().trim().split(' ').at(-1) ?? version
+    // "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)"
+    if (existsSync(binary)) return /\(PostgreSQL\) (\S+)/.exec(Bun.spawnSync([binary, '--version']).stdout.toString())?.[1] ?? version
   }
   return 'unknown'
 }
