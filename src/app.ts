@@ -21,6 +21,9 @@ import { verifyRoutes } from './market/routes/verify'
 import { marketDiscoveryRoutes } from './market/routes/discovery'
 import { overrideRoutes } from './market/routes/overrides'
 import { witnessRefusalShape, witnessRoutes } from './witness/routes'
+import { tlogWitnessRoutes } from './witness/tlog/routes'
+import { witnessAdminRoutes } from './witness/tlog/admin-routes'
+import { transparencyRoutes } from './transparency/routes'
 import { hardeningPlugin } from './http/hardening'
 import { docsRoutes } from './discovery/routes/docs'
 import { indexRoutes } from './discovery/routes/index'
@@ -63,6 +66,8 @@ export function buildApp(deps: AppDeps) {
     .use(overrideRoutes(deps))
     .use(witnessRoutes(deps))
     .use(auditRoutes(deps))
+    // The transparency log and the C2SP witness as one plugin, so the route-type chain stays shallow enough to check.
+    .use(new Elysia({ name: 'transparency-and-tlog-witness' }).use(transparencyRoutes(deps)).use(tlogWitnessRoutes(deps)).use(witnessAdminRoutes(deps)))
     .use(docsRoutes())
     .use(indexRoutes(deps))
     .use(boardRoutes(deps))

@@ -91,6 +91,12 @@ export const CONFIG_VARIABLES = {
   STREAM_INTERVAL_SECONDS: { kind: 'integer', default: '30', doc: 'seconds between signed receipts on /v5/stream (one signature per MIC per tick, shared by every stream of that MIC)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
   WEBHOOK_DISPATCH_INTERVAL_SECONDS: { kind: 'integer', default: '60', doc: 'webhook dispatch cycle in seconds; also the unit of the retry schedule (1, 5, 30, 150, 600 intervals)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: { kind: 'string', default: 'false', doc: '`true` lets webhooks target loopback, private, link-local and metadata addresses (delivery inside the operator network, tests); the start-up log warns while it is on. Default: refused at subscribe and at every delivery', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
+  LOG_ORIGIN: { kind: 'string', doc: 'origin line (and note key name) of the transparency log\'s checkpoints; default `<PUBLIC_BASE_URL without scheme>/log`. Changing it makes a new log for monitors (docs/transparency.md)', schema: Type.String({ pattern: '^[^\\s+]{1,200}$' }) },
+  WITNESS_NAME: { kind: 'string', doc: 'key name of the witness\'s cosignatures (C2SP tlog-witness); default `<PUBLIC_BASE_URL without scheme>/witness`', schema: Type.String({ pattern: '^[^\\s+]{1,200}$' }) },
+  WITNESS_LOGS_FILE: { kind: 'string', doc: 'logs the C2SP witness (`POST /add-checkpoint`) cosigns, in the witness-network log-list format (`logs/v0`, then `vkey`, optional `origin`, `qpd`, `contact` per log); read at start; logs added with `POST /v5/admin/witness/logs` come on top. Unset = only those and this service\'s own log', schema: Type.String({ minLength: 1 }) },
+  LOG_WITNESS_POLICY_FILE: { kind: 'string', doc: 'other witnesses asked to cosign each checkpoint of this log: a C2SP tlog-policy file whose `witness <name> <vkey> <url>` lines name each witness\'s key and add-checkpoint URL prefix; their cosignatures are added to `/log/checkpoint`. Unset = only this service\'s own witness', schema: Type.String({ minLength: 1 }) },
+  LOG_CHECKPOINT_INTERVAL_MS: { kind: 'integer', default: '1000', doc: 'how often the log integrates new receipts into tiles and signs a checkpoint while receipts flow (milliseconds)', schema: Type.Integer({ minimum: 100, maximum: 4000 }) },
+  LOG_WITNESS_TIMEOUT_MS: { kind: 'integer', default: '2000', doc: 'how long a checkpoint waits for each witness of LOG_WITNESS_POLICY_FILE before it is published without that witness\'s cosignature', schema: Type.Integer({ minimum: 100, maximum: 30000 }) },
   DURABILITY: { kind: 'string', default: 'process', doc: '`process`: a committed write survives a crash of the process (SQLite synchronous=NORMAL); `power`: it also survives a power loss or kernel crash (synchronous=FULL, an fsync per commit; its cost is in docs/performance.md). SQLite only: PostgreSQL commits are as durable as its server makes them', schema: Type.Union([Type.Literal('process'), Type.Literal('power')]) },
   BODY_TIMEOUT_MS: { kind: 'integer', default: '10000', doc: 'milliseconds a request body may take to arrive; a slower upload gets 408', schema: Type.Integer({ minimum: 100, maximum: 600000 }) },
 } satisfies Record<string, VariableSpec>
@@ -143,6 +149,7 @@ export interface Config {
   x402: { payTo: string | null; network: string; asset: string; assetName: string; assetVersion: string; statusPrice: string; batchPrice: string; chainRpcUrl: string | null; facilitatorUrl: string | null; maxTxAgeSeconds: number }
   paddle: { webhookSecrets: string[]; apiKey: string | null; apiUrl: string; prices: Partial<Record<PaddleProduct, string>> }
   witness: { anonymousDailyCap: number; maxRows: number; maxBytes: number; plan90dUsd: string; plan1yUsd: string; checkoutUrl: string; pricingUrl: string }
+  transparency: { origin: string; witnessName: string; witnessLogsFile: string | null; witnessPolicyFile: string | null; checkpointIntervalMs: number; witnessTimeoutMs: number }
 }
 
 type Env = Record<string, string | undefined>
@@ -190,6 +197,10 @@ function defaultSchedulesDir(): string {
   const besideBinary = join(dirname(process.execPath), 'schedules')
   return existsSync(besideBinary) ? besideBinary : resolve('schedules')
 }
+
+/** A base URL without its scheme: the C2SP convention for log origins and key names. */
+const schemeless = (url: string) => url.replace(/^https?:\/\//, '')
+const fileOrNull = (path: string | undefined) => (path ? resolve(path) : null)
 
 /** CORS_ALLOWED_ORIGINS as origins (scheme://host[:port], lower case); a path or other URL part is a configuration error. */
 function corsOrigins(value: string | undefined): string[] {
@@ -275,6 +286,14 @@ export function loadConfig(env: Env = process.env): Config {
       plan1yUsd: get<string>('WITNESS_PLAN_1Y_USD'),
       checkoutUrl: get<string | undefined>('WITNESS_CHECKOUT_URL') ?? `${publicBaseUrl}/v5/checkout`,
       pricingUrl: get<string | undefined>('WITNESS_PRICING_URL') ?? `${publicBaseUrl}/pricing`,
+    },
+    transparency: {
+      origin: get<string | undefined>('LOG_ORIGIN') ?? `${schemeless(publicBaseUrl)}/log`,
+      witnessName: get<string | undefined>('WITNESS_NAME') ?? `${schemeless(publicBaseUrl)}/witness`,
+      witnessLogsFile: fileOrNull(get<string | undefined>('WITNESS_LOGS_FILE')),
+      witnessPolicyFile: fileOrNull(get<string | undefined>('LOG_WITNESS_POLICY_FILE')),
+      checkpointIntervalMs: get<number>('LOG_CHECKPOINT_INTERVAL_MS'),
+      witnessTimeoutMs: get<number>('LOG_WITNESS_TIMEOUT_MS'),
     },
     x402: {
       payTo: get<string | undefined>('X402_PAY_TO') ?? null,

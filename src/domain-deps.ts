@@ -28,6 +28,7 @@ import type { Meter } from './accounts/metering'
 import type { TokenStore } from './accounts/tokens'
 import type { NodeInfo } from './store/node'
 import type { Step, Transactor } from './store/transaction'
+import type { TlogWitness, TransparencyLog } from './transparency/services'
 
 export interface DomainDeps {
   /** Runs a unit of work over several stores as one transaction, on either backend (store/transaction.ts). */
@@ -49,6 +50,10 @@ export interface DomainDeps {
   /** POST /v5/checkout per client address: each call creates a transaction at the billing provider. */
   checkoutLimiter: RateLimiter
   witness: { store: WitnessStore; limiters: WitnessLimiters }
+  /** The C2SP witness (POST /add-checkpoint): witnessed logs, their heads, the cosigning key. */
+  tlogWitness: TlogWitness
+  /** The tiled transparency log of every live receipt: keys, read path, integrator job. */
+  transparency: TransparencyLog
   /** Tool endpoint: anonymous allowance and usage counts (written behind once a second). */
   mcpStore: McpStore
   mcpUsage: McpUsage

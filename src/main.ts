@@ -14,6 +14,9 @@ import { existsSync } from 'node:fs'
 import { PostgresIncomplete } from './wiring/postgres'
 import { DatabaseUnavailable } from './store/postgres'
 import { SigningKeyMismatch } from './store/key-record'
+import { LogListError } from './witness/tlog/logs'
+import { WitnessPolicyError } from './transparency/witness-policy'
+import { runLogCommand } from './cli/log'
 import { CalendarRegistry } from './calendar/registry'
 import { startCalendarJobs } from './calendar/jobs'
 import { OverrideService } from './market/overrides/service'
@@ -47,9 +50,9 @@ async function openBackendOrExit(parts: Parameters<typeof openBackend>[0]): Prom
     return await openBackend(parts)
   } catch (error) {
     const where = parts.config.databaseUrl ? {} : { path: parts.config.databasePath }
-    if (error instanceof DatabaseUnavailable || error instanceof PostgresIncomplete || error instanceof SigningKeyMismatch) console.error(`cannot start: ${error.message}`)
+    if (error instanceof DatabaseUnavailable || error instanceof PostgresIncomplete || error instanceof SigningKeyMismatch || error instanceof LogListError || error instanceof WitnessPolicyError) console.error(`cannot start: ${error.message}`)
     parts.log.error('cannot open the database; not starting', { ...where, error: (error as Error).message })
-    process.exit(error instanceof MigrationError ? 3 : error instanceof SigningKeyMismatch || error instanceof PostgresIncomplete ? 2 : 1)
+    process.exit(error instanceof MigrationError ? 3 : error instanceof SigningKeyMismatch || error instanceof PostgresIncomplete || error instanceof LogListError || error instanceof WitnessPolicyError ? 2 : 1)
   }
 }
 
@@ -103,6 +106,8 @@ async function serve(): Promise<void> {
   const stopOverrideWatch = await deps.overrides.start()
   const stopSealer = leases.run('audit-sealer', () => deps.auditTrail.sealer.start())
   const stopRetention = leases.run('audit-retention', () => deps.auditTrail.retention.start())
+  // The tiled log: integration off committed rows and checkpoint publication, one node at a time.
+  const stopIntegrator = leases.run('log-integrator', () => deps.transparency.integrator.start())
   const stopMcpUsage = deps.mcpUsage.start()
   const stopMcpAllowance = deps.mcpAllowance.start()
   const stopMeter = deps.meter.start()
@@ -146,6 +151,7 @@ async function serve(): Promise<void> {
       await stopAudit()
       await stopSealer()
       await stopRetention()
+      await stopIntegrator()
       await stopMcpUsage()
       await stopMcpAllowance()
       await stopMeter()
@@ -206,6 +212,7 @@ async function main(argv: string[]): Promise<void> {
     await stores.close()
     process.exit(code)
   }
+  if (command === 'log') process.exit(await runLogCommand(rest, (line) => console.log(line), (line) => console.error(line)))
   if (command === 'healthcheck') {
     const config = configOrExit()
     process.exit(await runHealthcheck(config.host, config.port))

@@ -112,6 +112,13 @@ export class DayTrees {
     return index >= 0 ? tree.fullCount * BLOCK_SIZE + index : null
   }
 
+  /** The log position of leaf `index` of the day's tree: one block of the day read. */
+  async seqAt(day: string, tree: DayTree, index: number): Promise<number | null> {
+    const block = Math.floor(index / BLOCK_SIZE)
+    const after = block === 0 ? 0 : tree.full.lastSeqs[block - 1]!
+    return (await this.store.dayIds(day, after, BLOCK_SIZE))[index % BLOCK_SIZE]?.seq ?? null
+  }
+
   /** RFC 6962 audit path of leaf `index` in `tree`, bottom-up, as hex. */
   async path(day: string, tree: DayTree, index: number): Promise<string[]> {
     const block = Math.floor(index / BLOCK_SIZE)

@@ -16,8 +16,12 @@ export interface DigestDeps {
   trees: DayTrees
 }
 
-/** The sealed digest of `date` from its tree's root and size; signs the string mirror. */
-export function sealedDigest(signer: Signer, issuer: string, date: string, tree: { rootHex: string; size: number }, mics: readonly string[], previous: DigestRow | null, computedAt: string): DigestRow {
+/**
+ * The sealed digest of `date` from its tree's root and size; signs the string mirror. With
+ * `logTreeSize` (the transparency log's tree size holding every receipt of the day and of the
+ * days before), the mirror carries it as log_tree_size, signed like the other members.
+ */
+export function sealedDigest(signer: Signer, issuer: string, date: string, tree: { rootHex: string; size: number }, mics: readonly string[], previous: DigestRow | null, computedAt: string, logTreeSize?: number): DigestRow {
   // The chain links consecutive days only; the sealer seals in order, so `previous` is the day before.
   const root = tree.rootHex
   const row = {
@@ -39,6 +43,7 @@ export function sealedDigest(signer: Signer, issuer: string, date: string, tree:
     previous_day_merkle_root: row.previous_day_merkle_root ?? '',
     public_key_id: signer.keyId,
     total_receipts_issued: String(row.total_receipts_issued),
+    ...(logTreeSize === undefined ? {} : { log_tree_size: String(logTreeSize) }),
   })
   return { ...row, signed_json: JSON.stringify(signed) }
 }
@@ -55,7 +60,14 @@ async function idsPage(store: AuditStore, date: string, cursor: number) {
   return { receipt_ids: page.map((row) => row.receipt_id), next_cursor: more ? String(page.at(-1)!.seq) : null }
 }
 
+/** The log_tree_size a sealed digest signed, or null (sealed before the transparency log existed). */
+export function logTreeSizeOf(row: DigestRow): number | null {
+  const signed = (JSON.parse(row.signed_json) as Record<string, string>).log_tree_size
+  return signed === undefined ? null : Number(signed)
+}
+
 export function digestBody(row: DigestRow) {
+  const logTreeSize = logTreeSizeOf(row)
   return {
     date: row.date,
     total_receipts_issued: row.total_receipts_issued,
@@ -64,6 +76,7 @@ export function digestBody(row: DigestRow) {
     previous_day_merkle_root: row.previous_day_merkle_root,
     chain_length: row.chain_length,
     computed_at: row.computed_at,
+    ...(logTreeSize === null ? {} : { log_tree_size: logTreeSize }),
     partial: false,
     receipt: JSON.parse(row.signed_json) as Record<string, string>,
   }

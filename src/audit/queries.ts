@@ -69,7 +69,7 @@ const FIND_IN_TREES_MAX_DAYS = 8
  * not scan a day of a million rows for every unknown id; there is no index on receipt_id), or,
  * when very many days are unsealed (a signer long offline), by scanning the log.
  */
-async function findUnsealed(deps: { store: AuditStore; trees: DayTrees }, receiptId: string, firstUnsealedDay: string) {
+export async function findUnsealed(deps: { store: AuditStore; trees: DayTrees }, receiptId: string, firstUnsealedDay: string) {
   const lastDay = await deps.store.lastLogDay()
   if (lastDay === null || lastDay < firstUnsealedDay) return null
   if (firstUnsealedDay >= '1970-01-01' && daysBetween(firstUnsealedDay, lastDay) < FIND_IN_TREES_MAX_DAYS) {
@@ -86,15 +86,21 @@ async function findUnsealed(deps: { store: AuditStore; trees: DayTrees }, receip
   return { entry, index, tree: await deps.trees.tree(entry.day) }
 }
 
+/** The leaf of a receipt of a sealed day, with its digest (both null otherwise). */
+export async function sealedLeafOf(store: AuditStore, receiptId: string) {
+  const sealedLeaf = await store.sealedLeaf(receiptId)
+  // A leaf indexed by a seal still running (or cut short by a crash) has no digest yet.
+  const digest = sealedLeaf ? await store.digest(sealedLeaf.date) : null
+  return digest ? { sealedLeaf, digest } : { sealedLeaf: null, digest: null }
+}
+
 /**
  * RFC 6962 inclusion proof of a logged receipt in its day's tree: against the sealed root for a
  * sealed day (computed from the stored ids, so a changed id shows as a proof that fails), against
  * the current tree for a day not sealed yet.
  */
 export async function inclusionProof(deps: { store: AuditStore; trees: DayTrees }, receiptId: string, firstUnsealedDay: string) {
-  const sealedLeaf = await deps.store.sealedLeaf(receiptId)
-  // A leaf indexed by a seal still running (or cut short by a crash) has no digest yet.
-  const digest = sealedLeaf ? await deps.store.digest(sealedLeaf.date) : null
+  const { sealedLeaf, digest } = await sealedLeafOf(deps.store, receiptId)
   if (sealedLeaf && digest) {
     const tree = await deps.trees.tree(sealedLeaf.date)
     const path = await deps.trees.path(sealedLeaf.date, tree, sealedLeaf.leaf_index)

@@ -7,7 +7,7 @@ import type { Logger } from '../log'
 import type { Signer } from '../crypto/signer'
 import type { AuditLog } from './log'
 import { addDays, utcDay } from './dates'
-import { micsOfDay, sealedDigest } from './digest'
+import { logTreeSizeOf, micsOfDay, sealedDigest } from './digest'
 import type { DayTrees } from './day-tree'
 import { toHex } from './merkle'
 
@@ -25,6 +25,8 @@ export interface SealerDeps {
   issuer: string
   clock: Clock
   log: Logger
+  /** audit_log position of the transparency log's leaf 0 (absent: digests name no log size). */
+  logBase?: () => Promise<number>
 }
 
 export class DigestSealer {
@@ -82,7 +84,8 @@ export class DigestSealer {
         await new Promise((resolve) => setImmediate(resolve))
       }
       const blocks = tree.full.roots.slice(0, tree.fullCount).map((root, index) => ({ root: toHex(root), last_seq: tree.full.lastSeqs[index]! }))
-      const row = await store.insertDigest(date, tree.size, blocks, (previous) => sealedDigest(signer, issuer, date, tree, mics, previous, new Date(clock.now()).toISOString()))
+      const logTreeSize = await this.logTreeSize(date)
+      const row = await store.insertDigest(date, tree.size, blocks, (previous) => sealedDigest(signer, issuer, date, tree, mics, previous, new Date(clock.now()).toISOString(), logTreeSize))
       // Its blocks' roots are stored now; the cached id prefixes are for days not sealed yet.
       trees.forget(date)
       log.info('audit digest sealed', { date, receipts: row.total_receipts_issued, merkle_root: row.merkle_root, ms: Math.round(performance.now() - started) })
@@ -90,6 +93,20 @@ export class DigestSealer {
       next = addDays(date, 1)
     }
     return sealed
+  }
+
+  /**
+   * The transparency log's size that holds every receipt of `date` and of the days before: past
+   * the last position of the day, of the day before (rows of two days interleave around
+   * midnight) and of what the previous digest named. Rows of the day are all committed by now.
+   */
+  private async logTreeSize(date: string): Promise<number | undefined> {
+    if (!this.deps.logBase) return undefined
+    const store = this.deps.audit.store
+    const base = await this.deps.logBase()
+    const previous = await store.lastDigest()
+    const lastSeqs = await Promise.all([store.lastSeqOfDay(date), store.lastSeqOfDay(addDays(date, -1))])
+    return Math.max(previous ? (logTreeSizeOf(previous) ?? 0) : 0, ...lastSeqs.map((seq) => (seq === null ? 0 : seq - base + 1)))
   }
 
   wake(): void {

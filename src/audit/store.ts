@@ -133,6 +133,10 @@ export interface AuditStore {
   firstLogDay(): Promise<string | null>
   /** The latest day with a logged row. */
   lastLogDay(): Promise<string | null>
+  /** The highest log position of a day's rows (null for a day without rows). */
+  lastSeqOfDay(day: string): Promise<number | null>
+  /** Up to `limit` rows from log position `fromSeq` on, in log order: the transparency log's entries. */
+  entries(fromSeq: number, limit: number): Promise<{ seq: number; receipt_json: string | null }[]>
   archivePage(day: string, mic: string, afterSeq: number, limit: number): Promise<{ seq: number; receipt_json: string | null }[]>
   archiveCount(day: string, mic: string): Promise<number>
   keyReceipts(query: KeyReceiptQuery): Promise<AuditRow[]>
@@ -206,6 +210,8 @@ export function sqliteAuditStore(db: Database): AuditStore {
   const dayHasMic = db.query('SELECT 1 AS hit FROM audit_log WHERE day = ? AND mic = ? LIMIT 1')
   const firstDay = db.query('SELECT min(day) AS day FROM audit_log')
   const lastDay = db.query('SELECT max(day) AS day FROM audit_log')
+  const lastSeqOfDay = db.query('SELECT max(seq) AS seq FROM audit_log WHERE day = ?')
+  const entries = db.query('SELECT seq, receipt_json FROM audit_log WHERE seq >= ? ORDER BY seq LIMIT ?')
   const archivePage = db.query('SELECT seq, receipt_json FROM audit_log WHERE day = ? AND mic = ? AND seq > ? ORDER BY seq LIMIT ?')
   const archiveCount = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ? AND mic = ?')
   const sealedLeaf = db.query('SELECT date, leaf_index FROM audit_leaves WHERE receipt_id = ?')
@@ -297,6 +303,12 @@ export function sqliteAuditStore(db: Database): AuditStore {
     },
     async lastLogDay() {
       return (lastDay.get() as { day: string | null }).day
+    },
+    async lastSeqOfDay(day) {
+      return (lastSeqOfDay.get(day) as { seq: number | null }).seq
+    },
+    async entries(fromSeq, limit) {
+      return entries.all(fromSeq, limit) as { seq: number; receipt_json: string | null }[]
     },
     async archivePage(day, mic, afterSeq, limit) {
       return archivePage.all(day, mic, afterSeq, limit) as { seq: number; receipt_json: string | null }[]

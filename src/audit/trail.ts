@@ -14,11 +14,11 @@ export interface AuditTrail {
   retention: RetentionJob
 }
 
-export function auditTrail(parts: { audit: AuditLog; signer: Signer; issuer: string; clock: Clock; log: Logger; retentionDays: number }): AuditTrail {
+export function auditTrail(parts: { audit: AuditLog; signer: Signer; issuer: string; clock: Clock; log: Logger; retentionDays: number; logBase?: () => Promise<number>; integratedThrough?: () => Promise<number> }): AuditTrail {
   const trees = new DayTrees(parts.audit.store)
   return {
     trees,
     sealer: new DigestSealer({ ...parts, trees }),
-    retention: new RetentionJob({ store: parts.audit.store, clock: parts.clock, log: parts.log, retentionDays: parts.retentionDays }),
+    retention: new RetentionJob({ store: parts.audit.store, clock: parts.clock, log: parts.log, retentionDays: parts.retentionDays, integratedThrough: parts.integratedThrough }),
   }
 }

@@ -34,7 +34,7 @@ interface DayLike {
   close_local: string | null
 }
 
-/** What makes today special at the venue, or null on an ordinary trading day or a weekend. */
+/** What makes today special at the venue, or null on an ordinary trading day, a weekend or an unknown day. */
 export function dayNote(day: DayLike): string | null {
   const name = day.name ? `: ${day.name}` : ''
   switch (day.kind) {
@@ -48,9 +48,9 @@ export function dayNote(day: DayLike): string | null {
       return day.open_local ? `Special session ${day.open_local}–${day.close_local}${name}` : `Closed (special arrangement)${name}`
     case 'provisional':
       return `Provisional${name} — ${day.provisional_why ?? 'waiting for an announcement'}; UNKNOWN all day until confirmed`
-    case 'unknown':
-      return 'Outside the calendar: nothing is known for today'
     default:
+      // An `unknown` day (no valid calendar, or outside its coverage) has no note: the state's
+      // reason says which (a missing or invalid file, the coverage), and the tile shows it.
       return null
   }
 }
@@ -139,7 +139,8 @@ export function tileFields(venue: VenueLike, now: number) {
     clock: localClock(venue.timezone, now),
     offset: venue.utc_offset,
     next: nextWords(venue.next, venue.timezone, venue.status),
-    countdown: nextAt === null ? '' : `in ${countdown(nextAt - now)}`,
+    // Past the instant until the next poll brings the new state: "now", not "in now".
+    countdown: nextAt === null ? '' : nextAt > now ? `in ${countdown(nextAt - now)}` : 'now',
     countdownAt: venue.next?.at ?? '',
   }
 }

@@ -1,6 +1,6 @@
 // What one local calendar date looks like at an exchange: which rule applies and the trading
 // segments that result. Pure function of (file, date); the compiler and /v5/historical use it.
-import { WEEKDAY_KEYS, type ScheduleFile, type SegmentTuple } from './schema'
+import { WEEKDAY_KEYS, type ScheduleFile, type SegmentTuple, type WeeklyTemplate } from './schema'
 import { dateOfDayNumber, dayNumber, parseLocalTime, weekdayOfDayNumber } from './zone'
 
 export type DayRule = 'regular' | 'weekend' | 'holiday' | 'early_close' | 'late_open' | 'special_session' | 'continuous'
@@ -22,11 +22,40 @@ export interface DayPlan {
 
 const toMinutes = (segments: SegmentTuple[]): [number, number][] => segments.map(([start, end]) => [parseLocalTime(start), parseLocalTime(end)])
 
+type Templates = Readonly<Record<(typeof WEEKDAY_KEYS)[number], readonly (readonly [number, number])[]>>
+
+/** A file's weekly templates in minutes and its season ranges as day numbers, read once per file. */
+interface ParsedTemplates {
+  weekly: Templates
+  seasons: { from: number; to: number; name: string; weekly: Templates }[]
+}
+
+const frozenTemplates = (weekly: WeeklyTemplate): Templates =>
+  Object.freeze(Object.fromEntries(WEEKDAY_KEYS.map((key) => [key, Object.freeze(toMinutes(weekly[key]).map((segment) => Object.freeze(segment)))]))) as Templates
+
+// Compiling and validating plan every covered day of a file: parsing its templates and season
+// dates once per file instead of once per day keeps a load of every calendar cheap. Loaded files
+// are never mutated (a reload validates a new object), and the shared arrays are frozen.
+const parsedTemplates = new WeakMap<ScheduleFile, ParsedTemplates>()
+
+function templatesOf(file: ScheduleFile): ParsedTemplates {
+  let parsed = parsedTemplates.get(file)
+  if (!parsed) {
+    parsed = {
+      weekly: frozenTemplates(file.weekly),
+      seasons: (file.seasons ?? []).map((season) => ({ from: dayNumber(season.from), to: dayNumber(season.to), name: season.name, weekly: frozenTemplates(season.weekly) })),
+    }
+    parsedTemplates.set(file, parsed)
+  }
+  return parsed
+}
+
 export function planDay(file: ScheduleFile, day: number): DayPlan {
   const date = dateOfDayNumber(day)
   const weekday = WEEKDAY_KEYS[weekdayOfDayNumber(day)]!
-  const season = file.seasons?.find((s) => day >= dayNumber(s.from) && day <= dayNumber(s.to)) ?? null
-  const templateSegments = toMinutes((season?.weekly ?? file.weekly)[weekday])
+  const templates = templatesOf(file)
+  const season = templates.seasons.find((s) => day >= s.from && day <= s.to) ?? null
+  const templateSegments = (season?.weekly ?? templates.weekly)[weekday] as [number, number][]
   const base = { day, date, weekday, season: season?.name ?? null, templateSegments }
 
   if (file.always_open) return { ...base, rule: 'continuous', name: null, segments: [[0, 1440]] }

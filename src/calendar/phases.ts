@@ -25,6 +25,19 @@ export function parsePhaseTime(text: string): PhaseTime | null {
   return Number.isNaN(minutes) ? null : { kind: 'fixed', minutes }
 }
 
+// Bands are resolved on every covered trading day when a file is validated and compiled, from a
+// handful of distinct texts ("open-15", "close+5", "07:30"): each is parsed once.
+const parsedPhaseTimes = new Map<string, PhaseTime | null>()
+
+function phaseTimeOf(text: string): PhaseTime | null {
+  let time = parsedPhaseTimes.get(text)
+  if (time === undefined) {
+    time = parsePhaseTime(text)
+    if (parsedPhaseTimes.size < 10_000) parsedPhaseTimes.set(text, time)
+  }
+  return time
+}
+
 /** Offsets are whole minutes 1..720; returns why not, or null. */
 export function offsetProblem(text: string): string | null {
   const time = parsePhaseTime(text)
@@ -76,7 +89,7 @@ export interface ResolvedBand {
 export function resolveBands(bands: readonly PhaseBand[], plan: DayPlan): ResolvedBand[] {
   if (plan.segments.length === 0) return []
   return bands
-    .map((band, index) => ({ phase: band.phase, start: resolvePhaseTime(parsePhaseTime(band.from)!, plan), end: resolvePhaseTime(parsePhaseTime(band.to)!, plan), index }))
+    .map((band, index) => ({ phase: band.phase, start: resolvePhaseTime(phaseTimeOf(band.from)!, plan), end: resolvePhaseTime(phaseTimeOf(band.to)!, plan), index }))
     .sort((a, b) => a.start - b.start || a.end - b.end)
 }
 

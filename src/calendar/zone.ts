@@ -36,13 +36,24 @@ function formatterFor(tz: string): Intl.DateTimeFormat {
   return formatter
 }
 
+/** en-US wall time as `format` writes it: M/D/YYYY, HH:MM:SS. */
+const EN_US_WALL = /^(\d+)\/(\d+)\/(\d+), (\d+):(\d+):(\d+)$/
+
 /** Offset of `tz` from UTC at the instant, in ms (positive east of Greenwich). */
 export function zoneOffsetMs(tz: string, utcMs: number): number {
-  const fields: Record<string, number> = {}
-  for (const part of formatterFor(tz).formatToParts(utcMs)) {
-    if (part.type !== 'literal') fields[part.type] = Number(part.value)
+  const formatter = formatterFor(tz)
+  // format() is about three times cheaper than formatToParts, and compiling a calendar reads one
+  // offset per covered day; formatToParts remains for any text the pattern does not match.
+  const wall = EN_US_WALL.exec(formatter.format(utcMs))
+  let wallAsUtc: number
+  if (wall) wallAsUtc = utcDateMs(Number(wall[3]), Number(wall[1]), Number(wall[2]), Number(wall[4]), Number(wall[5]), Number(wall[6]))
+  else {
+    const fields: Record<string, number> = {}
+    for (const part of formatter.formatToParts(utcMs)) {
+      if (part.type !== 'literal') fields[part.type] = Number(part.value)
+    }
+    wallAsUtc = utcDateMs(fields.year!, fields.month!, fields.day!, fields.hour!, fields.minute!, fields.second!)
   }
-  const wallAsUtc = utcDateMs(fields.year!, fields.month!, fields.day!, fields.hour!, fields.minute!, fields.second!)
   return wallAsUtc - Math.floor(utcMs / 1000) * 1000
 }
 

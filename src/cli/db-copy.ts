@@ -81,7 +81,8 @@ async function copyInto(db: Database, sql: SQL, io: DbCommandIo, target: string)
   const mark = `openbell db copy of the SQLite installation first started at ${source}`
   const present = await copyMark(sql)
   const counts = await targetCounts(sql, plan)
-  const occupied = [...counts].filter(([name, rows]) => rows > 0 && name !== 'installation').map(([name]) => name)
+  // Rows every migrated database has (its first start; the empty transparency log's state).
+  const occupied = [...counts].filter(([name, rows]) => rows > 0 && name !== 'installation' && name !== 'log_state').map(([name]) => name)
   if (present?.startsWith(`${mark}: done`)) io.out('this database already holds a finished copy of this installation; verifying it again')
   else if (present?.startsWith(mark)) io.out('resuming an interrupted copy of this installation')
   else if (occupied.length) {

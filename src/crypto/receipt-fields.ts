@@ -2,7 +2,7 @@
 // (re-exported here for the modules that import them from this file).
 import { randomUUID } from 'node:crypto'
 
-export { RECEIPT_SCHEMA_VERSION, RECEIPT_TTL_SECONDS, SIGNED_FIELDS, type SignedFieldList } from './signed-fields'
+export { OPTIONAL_SIGNED_FIELDS, RECEIPT_SCHEMA_VERSION, RECEIPT_TTL_SECONDS, SIGNED_FIELDS, type SignedFieldList } from './signed-fields'
 import { RECEIPT_TTL_SECONDS } from './signed-fields'
 
 /** Identity and lifetime shared by every receipt: a UUID v4 and a 60-second window. */

@@ -19,6 +19,19 @@ export const SIGNED_FIELDS = {
 
 export type SignedFieldList = keyof typeof SIGNED_FIELDS
 
+/**
+ * Members signed when present, beside a list's fixed ones: a digest sealed since the
+ * transparency log exists carries log_tree_size; one sealed before does not and verifies without it.
+ */
+export const OPTIONAL_SIGNED_FIELDS: Partial<Record<SignedFieldList, readonly string[]>> = {
+  digest_fields: ['log_tree_size'],
+}
+
+/** The members a receipt of `type` signs: the list's fixed ones and the optional ones it has. */
+export function signedFieldsOf(type: SignedFieldList, receipt: Record<string, unknown>): string[] {
+  return [...SIGNED_FIELDS[type], ...(OPTIONAL_SIGNED_FIELDS[type] ?? []).filter((name) => name in receipt)]
+}
+
 /** Which signed field list a receipt uses, judged by the fields it carries. */
 export function receiptType(receipt: Record<string, unknown>): SignedFieldList | null {
   if (receipt.type === 'witness.checkpoint/1') return 'witness_fields'

@@ -1,6 +1,6 @@
 // The Signer owns the signing key and its identity. It can be offline (key missing or unreadable):
 // the service still starts, and everything that must sign fails closed.
-import type { KeyObject } from 'node:crypto'
+import { hkdfSync, type KeyObject } from 'node:crypto'
 import { canonicalPayload } from './canonical'
 import { privateKeyFromSeed, rawPublicKey, signBytesHex } from './ed25519'
 import { bytesToHex, utf8 } from './encoding'
@@ -25,6 +25,8 @@ export type Signed<T extends Record<string, string>> = T & { signature: string }
 export class Signer {
   private constructor(
     private readonly privateKey: KeyObject | null,
+    /** Kept to derive the purpose keys (the transparency log's note key, the witness's cosigning key). */
+    private readonly seed: Uint8Array | null,
     /** The current key; null only when no key could be read at all. */
     readonly key: KeyDescription | null,
     readonly offlineReason: string | null,
@@ -33,11 +35,11 @@ export class Signer {
   static fromSeed(seed: Uint8Array, keyId: string, validFrom: string, validUntil: string | null): Signer {
     const privateKey = privateKeyFromSeed(seed)
     const publicKey = rawPublicKey(privateKey)
-    return new Signer(privateKey, { keyId, publicKey, publicKeyHex: bytesToHex(publicKey), validFrom, validUntil }, null)
+    return new Signer(privateKey, seed.slice(), { keyId, publicKey, publicKeyHex: bytesToHex(publicKey), validFrom, validUntil }, null)
   }
 
   static offline(reason: string): Signer {
-    return new Signer(null, null, reason)
+    return new Signer(null, null, null, reason)
   }
 
   get online(): boolean {
@@ -48,6 +50,17 @@ export class Signer {
   get keyId(): string {
     if (!this.key) throw new SignerOfflineError(this.offlineReason ?? 'no key')
     return this.key.keyId
+  }
+
+  /**
+   * An Ed25519 key for one purpose, derived from the signing seed with HKDF-SHA-256 (info =
+   * `purpose`): every node holding the signing key derives the same one, and it never signs
+   * receipts. Null when offline.
+   */
+  deriveKey(purpose: string): { privateKey: KeyObject; publicKey: Uint8Array } | null {
+    if (!this.seed) return null
+    const privateKey = privateKeyFromSeed(new Uint8Array(hkdfSync('sha256', this.seed, new Uint8Array(0), purpose, 32)))
+    return { privateKey, publicKey: rawPublicKey(privateKey) }
   }
 
   /** Ed25519 signature over UTF-8 bytes, as 128 lowercase hex characters. */

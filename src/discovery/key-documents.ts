@@ -3,7 +3,7 @@
 // canonical payload rule and every signed field list.
 import type { KeyDescription } from '../crypto/signer'
 import { ed25519Jwk, jwkThumbprint } from '../crypto/jwk'
-import { RECEIPT_SCHEMA_VERSION, RECEIPT_TTL_SECONDS, SIGNED_FIELDS } from '../crypto/receipt-fields'
+import { OPTIONAL_SIGNED_FIELDS, RECEIPT_SCHEMA_VERSION, RECEIPT_TTL_SECONDS, SIGNED_FIELDS } from '../crypto/receipt-fields'
 
 export const CANONICAL_PAYLOAD_DESCRIPTION =
   'Take the receipt fields named by the list for its type (every value is a JSON string), sort the keys by Unicode code point, ' +
@@ -31,13 +31,14 @@ export function keyRegistry(key: KeyDescription | null, baseUrl: string, issuer:
       safe_to_trade_fields: SIGNED_FIELDS.safe_to_trade_fields,
       witness_fields: SIGNED_FIELDS.witness_fields,
       digest_fields: SIGNED_FIELDS.digest_fields,
+      digest_optional_fields: OPTIONAL_SIGNED_FIELDS.digest_fields,
       field_list_selection: {
         receipt_fields: 'market-state receipt (has mic and halt_detection) without a reason field',
         override_fields: 'market-state receipt that carries a reason field (source OVERRIDE or REALTIME)',
         health_fields: 'health receipt from /v5/health (status OK, no mic)',
         safe_to_trade_fields: 'safe-to-trade receipt (has venue and safe)',
         witness_fields: "witness receipt (type 'witness.checkpoint/1')",
-        digest_fields: "signed daily audit digest (the `receipt` member of /v5/audit/digest; has merkle_root and date; previous_day_merkle_root is '' for the first day, integers and the exchanges_attested array are written as strings)",
+        digest_fields: "signed daily audit digest (the `receipt` member of /v5/audit/digest; has merkle_root and date; previous_day_merkle_root is '' for the first day, integers and the exchanges_attested array are written as strings); the members of digest_optional_fields are signed too when the digest has them (log_tree_size: digests sealed since the transparency log exists)",
       },
       receipt_schema_version: RECEIPT_SCHEMA_VERSION,
       receipt_ttl_seconds: RECEIPT_TTL_SECONDS,

@@ -32,7 +32,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   calendars: 'Exchange directory, schedules, calendar by date, holidays, iCalendar feeds, history and DST risk (unsigned)',
   market: 'Signed market-state and safe-to-trade receipts',
   verification: 'Receipt verification and conformance vectors',
-  witness: 'Checkpoint witness (witness-spec/0.5)',
+  witness: 'Checkpoint witness (witness-spec/0.5) and the C2SP tlog-witness (add-checkpoint)',
+  transparency: 'The receipt log as a C2SP tiled log: checkpoint, tiles, entry bundles, consistency and inclusion proofs',
   audit: 'Receipt archive, receipt listing, daily Merkle digests, their chain and inclusion proofs',
   operator: 'Operator endpoints (ADMIN_KEY in X-Oracle-Key)',
   tools: 'Tool endpoint (JSON-RPC 2.0, Model Context Protocol)',
@@ -66,7 +67,8 @@ function standardSchema(value: unknown): unknown {
 /** A plain-JSON copy (TypeBox adds symbol keys; undefined members vanish) in standard JSON Schema. */
 const plain = <T>(value: T): T => standardSchema(JSON.parse(JSON.stringify(value))) as T
 
-export const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)\??/g, '{$1}')
+/** `:name` → `{name}`; a trailing wildcard (the tile paths of /log/tile/*) → `{path}`, one parameter holding the rest. */
+export const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)\??/g, '{$1}').replace(/\/\*$/, '/{path}')
 
 function operationId(method: string, path: string): string {
   const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean)
@@ -127,7 +129,8 @@ export function openApiDocument(routes: readonly RegisteredRoute[], options: { b
   const tags = new Set<string>()
   for (const route of routes) {
     const hooks = (route.hooks ?? {}) as Hooks
-    if (route.path.includes('*') || hooks.detail?.hide) continue
+    // The CORS preflight answers every path (OPTIONS /*): said in the description, not a path.
+    if (route.path === '/*' || hooks.detail?.hide) continue
     const method = route.method.toLowerCase()
     const path = toOpenApiPath(route.path)
     const operation: Record<string, unknown> = operationOf(route.method, path, hooks)

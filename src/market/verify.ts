@@ -1,7 +1,7 @@
 // Verifying a receipt the service (or an earlier key of it) signed: recognise its type by its
 // fields, take exactly that type's signed fields, and check the signature strictly.
 import type { Signer, KeyDescription } from '../crypto/signer'
-import { SIGNED_FIELDS, receiptExpires, receiptType, type SignedFieldList } from '../crypto/signed-fields'
+import { receiptExpires, receiptType, signedFieldsOf, type SignedFieldList } from '../crypto/signed-fields'
 import { canonicalPayload } from '../crypto/canonical'
 import { verifyStrict } from '../crypto/ed25519'
 import { hexToBytes, utf8 } from '../crypto/encoding'
@@ -34,7 +34,7 @@ export function verifyReceipt(keys: readonly KeyDescription[], input: unknown, n
     expired,
     reason,
     receipt_type: type,
-    unsigned_members: receipt && type ? Object.keys(receipt).filter((name) => name !== 'signature' && !(SIGNED_FIELDS[type] as readonly string[]).includes(name)) : null,
+    unsigned_members: receipt && type ? Object.keys(receipt).filter((name) => name !== 'signature' && !signedFieldsOf(type, receipt).includes(name)) : null,
     mic: str(receipt?.mic) ?? str(receipt?.venue),
     status: str(receipt?.status) ?? str(receipt?.venue_status),
     expires_at: str(receipt?.expires_at),
@@ -44,7 +44,8 @@ export function verifyReceipt(keys: readonly KeyDescription[], input: unknown, n
   const type = receiptType(receipt)
   if (!type) return result(false, false, 'MALFORMED_RECEIPT', receipt, null)
   const fields: Record<string, string> = {}
-  for (const name of SIGNED_FIELDS[type]) {
+  // The type's fixed members, and its optional ones the receipt has (a digest's log_tree_size).
+  for (const name of signedFieldsOf(type, receipt)) {
     const value = receipt[name]
     if (typeof value !== 'string') return result(false, false, 'MALFORMED_RECEIPT', receipt, type)
     fields[name] = value

@@ -9,6 +9,6 @@ export const MCP_MAX_RESPONSE_BYTES = 2 * 1024 * 1024
 /**
  * Room kept for the next element's answer: an element is run only while the answer so far leaves
  * this much of the budget, so nothing is signed or counted and then thrown away. The largest
- * answer of any tool today is about 2.3 KB (tools/list).
+ * answer of any tool is a few KB (tools/list; docs/mcp.md gives the measured size).
  */
 export const MCP_ANSWER_RESERVE_BYTES = 64 * 1024

@@ -71,6 +71,9 @@ export async function copyTable(db: Database, sql: SQL, table: TablePlan, progre
   // Filled by the target's own migration (the time of its first start): the copied row replaces it
   // (its trigger refuses updates, not deletes).
   if (table.name === 'installation') await sql`DELETE FROM installation`
+  // Likewise the transparency log's state (made by the migration for an empty log): the copied
+  // one goes with the copied tiles.
+  if (table.name === 'log_state') await sql`DELETE FROM log_state`
   let after: unknown[] | null = null
   let copied = 0
   const resumed = await resumeAfter(sql, table)

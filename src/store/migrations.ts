@@ -24,11 +24,14 @@ import { HALTS_SCHEMA_V50, HALTS_SCHEMA_V50_POSTGRES } from '../market/halts/sto
 import { ACCOUNTS_SCHEMA_V1_POSTGRES, SELF_SERVICE_SCHEMA_V5_POSTGRES, MAIL_SCHEMA_V6_POSTGRES, OAUTH_TOKENS_SCHEMA_V7_POSTGRES, KEY_USAGE_SCHEMA_V8_POSTGRES } from '../accounts/schema-postgres'
 import { OVERRIDES_SCHEMA_V2_POSTGRES } from '../market/overrides/schema-postgres'
 import { AUDIT_SCHEMA_V10_POSTGRES } from '../audit/schema-postgres'
-import { WITNESS_SCHEMA_V4_POSTGRES } from '../witness/schema-postgres'
+import { WITNESS_SCHEMA_V4_POSTGRES, TLOG_WITNESS_SCHEMA_V61_POSTGRES } from '../witness/schema-postgres'
+import { TLOG_WITNESS_SCHEMA_V61 } from '../witness/tlog/store'
 import { DELIVERY_SCHEMA_V15_POSTGRES, DELIVERY_SCHEMA_V41_POSTGRES, STREAMS_SCHEMA_V42_POSTGRES } from '../delivery/webhooks/schema-postgres'
 import { INSTALLATION_SCHEMA_V20_POSTGRES } from '../discovery/installation-postgres'
 import { PAYMENTS_SCHEMA_V25_POSTGRES, CREDIT_LEDGER_SCHEMA_V26_POSTGRES, PADDLE_SCHEMA_V27_POSTGRES, PAYMENTS_SCHEMA_V28_POSTGRES, PADDLE_SCHEMA_V29_POSTGRES } from '../payments/schema-postgres'
 import { MCP_SCHEMA_V30_POSTGRES } from '../mcp/schema-postgres'
+import { TRANSPARENCY_SCHEMA_V60 } from '../transparency/store'
+import { TRANSPARENCY_SCHEMA_V60_POSTGRES } from '../transparency/schema-postgres'
 
 export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'accounts: api_keys', sql: ACCOUNTS_SCHEMA_V1, postgres: ACCOUNTS_SCHEMA_V1_POSTGRES },
@@ -52,4 +55,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 41, name: 'delivery: who claimed a webhook delivery being sent (several nodes claim from one queue)', sql: DELIVERY_SCHEMA_V41, postgres: DELIVERY_SCHEMA_V41_POSTGRES },
   { id: 42, name: 'delivery: open_streams (every open stream of every node: per-key stream limits across nodes)', sql: STREAMS_SCHEMA_V42, postgres: STREAMS_SCHEMA_V42_POSTGRES },
   { id: 50, name: 'market: halt_state (the halt view shared by the nodes)', sql: HALTS_SCHEMA_V50, postgres: HALTS_SCHEMA_V50_POSTGRES },
+  { id: 60, name: 'transparency: log_state, log_tiles (full tiles and entry bundles, never changed), log_edge (the partial tiles)', sql: TRANSPARENCY_SCHEMA_V60, postgres: TRANSPARENCY_SCHEMA_V60_POSTGRES },
+  { id: 61, name: 'witness: witness_logs (logs added by the operator), witness_log_heads (the latest cosigned checkpoint per log, C2SP tlog-witness)', sql: TLOG_WITNESS_SCHEMA_V61, postgres: TLOG_WITNESS_SCHEMA_V61_POSTGRES },
 ]

@@ -23,6 +23,7 @@ import { deliveryServices } from '../delivery/services'
 import { CHECKOUT_PER_MINUTE } from '../payments/routes/checkout'
 import { Leadership } from '../store/leadership'
 import { leaseHolder, storageHealth, type NodeInfo } from '../store/node'
+import { transparencyServices } from '../transparency/services'
 
 export interface AssembleOptions {
   /** A lease holder known to be dead, whose jobs are taken at once (SQLite: localHolderIsDead). */
@@ -48,10 +49,16 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     overrides: new OverrideService(stores.overrides, clock, log),
     halts: new HaltMonitor(config.haltFeed, { clock, log, calendars: parts.calendars, shared: { store: stores.halts, publisher: leadership.holder } }),
     audit,
-    auditTrail: auditTrail({ audit, signer: parts.signer, issuer: config.issuer, clock, log, retentionDays: config.receiptRetentionDays }),
+    auditTrail: auditTrail({
+      audit, signer: parts.signer, issuer: config.issuer, clock, log, retentionDays: config.receiptRetentionDays,
+      // The transparency log: digests name its size; retention keeps bodies it has not stored yet.
+      logBase: async () => (await stores.tiles.state()).baseSeq,
+      integratedThrough: async () => { const state = await stores.tiles.state(); return state.baseSeq + state.size - 1 },
+    }),
     sampleDoorLimiter: new RateLimiter(SAMPLE_DOOR_PER_MINUTE),
     checkoutLimiter: new RateLimiter(CHECKOUT_PER_MINUTE),
     witness: { store: stores.witness, limiters: witnessLimiters() },
+    ...transparencyServices({ config, clock, log, signer: parts.signer, transactor: stores.transactor, audit: stores.audit, tiles: stores.tiles, tlogWitness: stores.tlogWitness }),
     healthExtras: [() => storageHealth(node)],
     installation: stores.installation,
     tokens: stores.tokens,

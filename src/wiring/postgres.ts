@@ -18,6 +18,8 @@ import { postgresTokenStore } from '../accounts/tokens-postgres'
 import { postgresAccountWrites } from '../accounts/account-writes-postgres'
 import { postgresSelfServiceStore } from '../accounts/self-service-store-postgres'
 import { postgresMailOutbox } from '../accounts/mail/outbox-postgres'
+import { postgresTlogWitnessStore } from '../witness/tlog/store-postgres'
+import { postgresTileStore } from '../transparency/store-postgres'
 import { postgresWebhookStore } from '../delivery/webhooks/store-postgres'
 import { postgresDeliveryQueue } from '../delivery/webhooks/queue-postgres'
 import { postgresDispatcherRecords } from '../delivery/webhooks/health-postgres'
@@ -57,6 +59,8 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     selfService: postgresSelfServiceStore(sql),
     mailOutbox: outbox,
     enqueueMail: outbox.enqueue,
+    tlogWitness: postgresTlogWitnessStore(sql),
+    tiles: postgresTileStore(sql),
     mcp: postgresMcpStore(sql),
     webhooks: postgresWebhookStore(sql),
     deliveryQueue: postgresDeliveryQueue(sql),
@@ -76,7 +80,7 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
 /** Every member of Stores, to name the missing ones. */
 const STORE_NAMES: readonly (keyof Stores)[] = [
   'backend', 'transactor', 'leases', 'keyRecord', 'accounts', 'usage', 'meterWrites', 'tokens', 'accountWrites', 'selfService', 'mailOutbox', 'enqueueMail',
-  'overrides', 'halts', 'audit', 'witness', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'streams', 'status', 'close',
+  'overrides', 'halts', 'audit', 'witness', 'tlogWitness', 'tiles', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'streams', 'status', 'close',
 ]
 
 export function postgresStores(sql: SQL, config: Config, log: Pick<Logger, 'warn' | 'info'>): Stores {

@@ -15,6 +15,8 @@ import { sqliteOverrideStore } from '../market/overrides/store'
 import { sqliteHaltStore } from '../market/halts/store'
 import { sqliteAuditStore } from '../audit/store'
 import { sqliteWitnessStore } from '../witness/store'
+import { sqliteTlogWitnessStore } from '../witness/tlog/store'
+import { sqliteTileStore } from '../transparency/store'
 import { sqliteInstallationStore } from '../discovery/installation'
 import { sqliteMcpStore } from '../mcp/store'
 import { sqlitePaymentStore } from '../payments/store'
@@ -50,6 +52,8 @@ export function sqliteStores(db: Database, config: Config): Stores {
     halts: sqliteHaltStore(db),
     audit: sqliteAuditStore(db),
     witness: sqliteWitnessStore(db),
+    tlogWitness: sqliteTlogWitnessStore(db),
+    tiles: sqliteTileStore(db),
     installation: sqliteInstallationStore(db),
     mcp: sqliteMcpStore(db),
     payments: sqlitePaymentStore(db),

@@ -12,6 +12,8 @@ import type { OverrideStore } from '../market/overrides/store'
 import type { HaltStore } from '../market/halts/store'
 import type { AuditStore } from '../audit/store'
 import type { WitnessStore } from '../witness/store'
+import type { TlogWitnessStore } from '../witness/tlog/store'
+import type { TileStore } from '../transparency/store'
 import type { InstallationStore } from '../discovery/installation'
 import type { McpStore } from '../mcp/store'
 import type { PaymentStore } from '../payments/store'
@@ -47,6 +49,10 @@ export interface Stores {
   halts: HaltStore
   audit: AuditStore
   witness: WitnessStore
+  /** The C2SP witness: logs added by the operator and the latest cosigned checkpoint of each. */
+  tlogWitness: TlogWitnessStore
+  /** The tiled transparency log: state, full tiles, the edge. */
+  tiles: TileStore
   installation: InstallationStore
   mcp: McpStore
   payments: PaymentStore

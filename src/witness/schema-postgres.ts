@@ -24,3 +24,20 @@ CREATE TABLE witness_daily_usage (
 CREATE TRIGGER witness_checkpoints_no_update BEFORE UPDATE ON witness_checkpoints FOR EACH ROW EXECUTE FUNCTION openbell_refuse('witness_checkpoints is append-only');
 CREATE TRIGGER witness_checkpoints_no_delete BEFORE DELETE ON witness_checkpoints FOR EACH ROW EXECUTE FUNCTION openbell_refuse('witness_checkpoints is append-only');
 `
+
+// The C2SP witness (migration 61; src/witness/tlog/store.ts has the SQLite text).
+export const TLOG_WITNESS_SCHEMA_V61_POSTGRES = `
+CREATE TABLE witness_logs (
+  origin TEXT COLLATE "C" NOT NULL,
+  vkey TEXT COLLATE "C" NOT NULL,
+  added_at TEXT NOT NULL,
+  PRIMARY KEY (origin, vkey)
+);
+CREATE TABLE witness_log_heads (
+  origin TEXT COLLATE "C" PRIMARY KEY,
+  size BIGINT NOT NULL CHECK (size >= 0),
+  root TEXT NOT NULL,
+  checkpoint TEXT NOT NULL,
+  cosigned_at BIGINT NOT NULL
+);
+`

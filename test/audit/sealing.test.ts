@@ -59,7 +59,9 @@ describe('sealing', () => {
     const signed = sealed.body.receipt
     expect(signed).toMatchObject({ date: '2026-03-09', merkle_root: partial.body.merkle_root, previous_day_merkle_root: '', total_receipts_issued: '3', chain_length: '1', exchanges_attested: '["XLON","XNYS"]', issuer: 'oracle.test' })
     const keys = (await harness.json('/v5/keys')).body
-    expect(Object.keys(signed).filter((k) => k !== 'signature').sort()).toEqual(keys.canonical_payload_spec.digest_fields)
+    // The fixed members and, since the transparency log, log_tree_size (the log's size holding the day).
+    expect(Object.keys(signed).filter((k) => k !== 'signature').sort()).toEqual([...keys.canonical_payload_spec.digest_fields, ...keys.canonical_payload_spec.digest_optional_fields].sort())
+    expect([signed.log_tree_size, sealed.body.log_tree_size]).toEqual(['3', 3])
     expect(verifyWithRegistry(keys, signed)).toBe(true)
     expect(verifyWithRegistry(keys, { ...signed, merkle_root: EMPTY_ROOT_HEX })).toBe(false)
     const verified = await harness.json('/v5/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: signed }) })
@@ -185,6 +187,8 @@ describe('chain, proofs, pruning and tampering', () => {
     // 40 days later (retention 35): bodies pruned, proofs and digests unchanged.
     harness.clock.set('2026-04-18T12:00:00.000Z')
     await harness.deps.auditTrail.sealer.tick()
+    // Bodies are pruned once the transparency log holds them (its job runs in the background).
+    await harness.deps.transparency.integrator.tick()
     expect(await harness.deps.auditTrail.retention.tick()).toBe(13)
     expect((harness.db.query('SELECT count(*) AS n FROM audit_log WHERE receipt_json IS NOT NULL').get() as { n: number }).n).toBe(0)
     const after = (await harness.json(`/v5/audit/proof?receipt_id=${receipts[12]!.receipt_id}`)).body
@@ -198,6 +202,7 @@ describe('chain, proofs, pruning and tampering', () => {
     await harness.deps.audit.append(rows)
     harness.clock.set('2026-04-18T12:00:00.000Z')
     await harness.deps.auditTrail.sealer.tick()
+    await harness.deps.transparency.integrator.tick()
     const bodies = () => (harness.db.query('SELECT count(*) AS n FROM audit_log WHERE receipt_json IS NOT NULL').get() as { n: number }).n
     // A probe that runs whenever the event loop is free: it must see the day partly pruned.
     const seen: number[] = []

@@ -6,6 +6,7 @@ import { cpSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { EXCHANGES } from '../../src/calendar/exchanges'
 import { dayNumber, localToUtc } from '../../src/calendar/zone'
+import { escapeHtml } from '../../src/board/html'
 import { REGION_ORDER } from '../../src/board/present'
 import { makeTestApp, REPO_SCHEDULES, tempDir } from '../helpers/app'
 
@@ -102,5 +103,11 @@ describe('GET /v5/board', () => {
     expect(venue.reason).toContain('XSWX.json')
     const page = await (await t.request('/venue/XSWX', { headers: { accept: 'text/html' } })).text()
     expect(page).toContain('No valid calendar is loaded')
+    // The board's tile says why (the file), not a guess about coverage that hides the reason.
+    const board = await (await t.request('/', { headers: { accept: 'text/html' } })).text()
+    const swissTile = board.slice(board.indexOf('data-mic="XSWX"'), board.indexOf('</li>', board.indexOf('data-mic="XSWX"')))
+    expect(swissTile).toContain(`<p class="reason" data-field="reason">Calendar: ${escapeHtml(venue.reason)}</p>`)
+    expect(swissTile).toContain('<p class="special" data-field="special" hidden></p>')
+    expect(swissTile).toContain('<span class="badge" data-field="status">UNKNOWN</span>')
   })
 })

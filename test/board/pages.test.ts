@@ -27,6 +27,8 @@ describe('page headers and markup', () => {
       expect(response.headers.get('x-frame-options')).toBe('DENY')
       expect(response.headers.get('x-content-type-options')).toBe('nosniff')
       expect(response.headers.get('referrer-policy')).toBe('no-referrer')
+      // A page changes every second: revalidated on every visit, never shown from a cache as it was.
+      expect(response.headers.get('cache-control')).toBe('no-cache')
       // Every script is a file of this origin; no inline script, style attribute or event handler.
       expect([...text.matchAll(/<script\b[^>]*>/g)].map((match) => match[0])).toEqual(['<script type="module" src="/assets/board.js">'])
       expect(text).not.toMatch(/<script[^>]*>[^<]+<\/script>/)
@@ -46,6 +48,7 @@ describe('page headers and markup', () => {
       const response = await t.request(path)
       expect({ path, status: response.status, type: response.headers.get('content-type') }).toEqual({ path, status: 200, type })
       const etag = response.headers.get('etag')!
+      expect(response.headers.get('cache-control')).toBe('public, max-age=300')
       expect((await response.text()).length).toBeGreaterThan(100)
       expect((await t.request(path, { headers: { 'if-none-match': etag } })).status).toBe(304)
     }

@@ -3,7 +3,7 @@
 // the admin route turns a tile HALTED within seconds without a reload; the filter box; no
 // console error and no request to another origin.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Page } from 'playwright-core'
+import type { Page, Route } from 'playwright-core'
 import { EXCHANGES } from '../../src/calendar/exchanges'
 import { makeTestApp, TEST_ADMIN_KEY, type TestApp } from '../helpers/app'
 import { chromiumAvailable, CHROMIUM, launchBrowser, recordedPage, type RecordedPage, type RunningBrowser } from './browser'
@@ -67,8 +67,8 @@ describe('the board in a browser', () => {
     const { page, errors, requests } = await open('/')
     await page.waitForFunction(() => Number(document.body.dataset.updates ?? 0) >= 2, null, { timeout: 15_000 })
     await expectHistoricalStates(await snapshot(page))
-    // The countdown and the local clock are filled in for every venue with a next transition.
-    const empty = await page.$$eval('li.tile', (tiles) => tiles.filter((tile) => tile.querySelector('[data-field="countdown"]')!.getAttribute('data-at') && !tile.querySelector('[data-field="countdown"]')!.textContent!.startsWith('in ')).map((tile) => (tile as HTMLElement).dataset.mic))
+    // The countdown is filled in for every venue with a next transition ("now" once its instant passed before a poll).
+    const empty = await page.$$eval('li.tile', (tiles) => tiles.filter((tile) => tile.querySelector('[data-field="countdown"]')!.getAttribute('data-at') && !/^(in \S|now$)/.test(tile.querySelector('[data-field="countdown"]')!.textContent!)).map((tile) => (tile as HTMLElement).dataset.mic))
     expect(empty).toEqual([])
     expect(errors).toEqual([])
     expect(requests.filter((url) => !url.startsWith(`${base}/`))).toEqual([])
@@ -106,6 +106,35 @@ describe('the board in a browser', () => {
     expect(errors).toEqual([])
     expect(requests.filter((url) => !url.startsWith(`${base}/`))).toEqual([])
   })
+
+  for (const path of ['/', '/venue/XNYS']) {
+    test(`${path}: when /v5/board never answers, the page says live updates stopped; once it answers again the tiles are live again`, async () => {
+      const recorded = await recordedPage(running.browser, base)
+      opened.push(recorded)
+      const { page } = recorded
+      // Every poll hangs (a connection that went quiet) until `hanging` is lifted; those already
+      // held stay held, as on a connection that is really gone.
+      const held: Route[] = []
+      let hanging = true
+      await page.route('**/v5/board', (route) => (hanging ? void held.push(route) : route.fallback()))
+      await page.goto(base + path)
+      const renderedAt = (await page.getAttribute('body', 'data-at'))!
+      // Not "live" before anything arrived, and "stopped" (at the instant the server rendered) after ten seconds of nothing.
+      await page.waitForSelector('#board-live.stale', { timeout: 16_000 })
+      expect(await page.textContent('#board-live')).toContain(`Live updates stopped at ${renderedAt.slice(11, 19)} UTC`)
+      // A status region: screen readers hear that updates stopped, not only sighted readers.
+      expect(await page.getAttribute('#board-live', 'role')).toBe('status')
+      expect(held.length).toBeGreaterThanOrEqual(1)
+      hanging = false
+      // The poll in flight gives up on its own, so the next one reaches the service.
+      await page.waitForFunction(() => Number(document.body.dataset.updates ?? 0) >= 1, null, { timeout: 15_000 })
+      await page.waitForSelector('#board-live:not(.stale)', { timeout: 3000 })
+      expect(await page.textContent('#board-live')).toBe(' · live')
+      expect(await page.textContent('[data-field="at"]')).not.toBe(`${renderedAt.slice(11, 19)} UTC`)
+      for (const route of held) await route.abort().catch(() => {})
+      expect(recorded.requests.filter((url) => !url.startsWith(`${base}/`))).toEqual([])
+    }, 45_000)
+  }
 
   test('the filter box narrows the tiles by region, state or name, and hides empty regions', async () => {
     const { page, errors } = await open('/')

@@ -83,6 +83,21 @@ describe('verifying in the browser', () => {
     expect((await verify(page, { ...receipt, public_key_id: 'key_1999_v9' }))[0]).toMatchObject({ valid: 'false', reason: 'UNKNOWN_KEY' })
   })
 
+  test('with the browser offline once the keys are loaded, a real receipt still verifies and a changed one is still refused', async () => {
+    const { page, context, requests } = recorded
+    const receipt = await get('/v5/status?mic=XLON')
+    const before = requests.length
+    await context.setOffline(true)
+    try {
+      expect((await verify(page, receipt))[0]).toMatchObject({ valid: 'true', reason: 'SIGNATURE_VALID' })
+      expect((await verify(page, { ...receipt, issued_at: new Date(Date.parse(receipt.issued_at) + 1000).toISOString() }))[0]).toMatchObject({ valid: 'false', reason: 'INVALID_SIGNATURE' })
+    } finally {
+      await context.setOffline(false)
+    }
+    // Nothing was even attempted: the verdicts are the page's own.
+    expect(requests.slice(before)).toEqual([])
+  })
+
   test('a demo receipt, a health receipt and an override receipt (reason signed) verify; an unsigned wrapper member is listed as such', async () => {
     const { page } = recorded
     expect((await verify(page, await get('/v5/demo?mic=XJPX')))[0]).toMatchObject({ valid: 'true', reason: 'SIGNATURE_VALID' })

@@ -3,11 +3,10 @@
 // phases and /v5/historical's phase at known instants. Facts are read from the loaded files
 // rather than typed in, so the tests hold while the data grows.
 import { describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { dateOfDayNumber, dayNumber, formatLocalTime, localToUtc, parseLocalTime } from '../../src/calendar/zone'
-import { makeTestApp, REPO_SCHEDULES } from '../helpers/app'
+import { makeTestApp } from '../helpers/app'
 
 const t = makeTestApp({ now: '2026-11-25T23:30:00.000Z' })
 const fixtures = makeTestApp({ now: '2026-11-25T12:00:00.000Z', schedulesDir: join(import.meta.dir, '..', 'fixtures', 'phases') })
@@ -177,13 +176,13 @@ describe('phases (fixture calendars in test/fixtures/phases)', () => {
     expect({ status: tokyo.computed_status, phase: tokyo.phase }).toEqual({ status: 'OPEN', phase: 'closing_auction' })
     const provisional = (await fixtures.json('/v5/historical?mic=XLON&at=2026-11-02T12:00:00Z')).body
     expect({ status: provisional.computed_status, phase: provisional.phase }).toEqual({ status: 'UNKNOWN', phase: null })
-    const venueWithoutPhases = (await t.json('/v5/historical?mic=XNYS&at=2026-12-01T15:00:00Z')).body
+    expect(t.deps.calendars.calendar('XTSE')!.bands).toBeNull()
+    const venueWithoutPhases = (await t.json('/v5/historical?mic=XTSE&at=2026-12-01T15:00:00Z')).body
     expect({ status: venueWithoutPhases.computed_status, phase: venueWithoutPhases.phase }).toEqual({ status: 'OPEN', phase: 'continuous' })
   })
 
-  // The real London data: runs once schedules/XLON.json has phases (entered by the calendar-data work).
-  const xlonHasPhases = Boolean(JSON.parse(readFileSync(join(REPO_SCHEDULES, 'XLON.json'), 'utf8')).phases)
-  test.skipIf(!xlonHasPhases)('schedules/XLON.json: 16:32 local on a regular day is closing_auction, status CLOSED', async () => {
+  // The real London data (issue 20's example): phases are entered, so this runs unconditionally.
+  test('schedules/XLON.json: 16:32 local on a regular day is closing_auction, status CLOSED', async () => {
     const { body } = await t.json('/v5/calendar?mic=XLON&from=2026-12-01&to=2026-12-31')
     const regular = body.days.find((day: { kind: string }) => day.kind === 'regular')
     const at = new Date(localToUtc('Europe/London', dayNumber(regular.date), parseLocalTime('16:32'))).toISOString()

@@ -2,7 +2,7 @@
 // or invalid (a file the registry refused) answers UNKNOWN — never CLOSED, never a guess — on the
 // signed receipts (/v5/status, /v5/demo, /v5/status/realtime, /v5/batch, /v5/stream, the paid and
 // sample safe-to-trade doors, the tool endpoint, a webhook test delivery) and on the unsigned views
-// (/v5/schedule, /v5/historical, /v5/briefing, the status card). reload.test.ts checks what the
+// (/v5/schedule, /v5/historical, /v5/briefing, the status card, the status board). reload.test.ts checks what the
 // registry holds; this file checks what is answered from it. XNYS has a valid file and answers
 // OPEN, so an UNKNOWN below is the missing calendar's, not a broken harness.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -97,5 +97,15 @@ describe.each([
     const card = await (await t.request(`/v5/card/${mic}`)).text()
     expect(card).toContain('UNKNOWN')
     expect(card).not.toContain('CLOSED')
+  })
+
+  test('the status board: /v5/board, the board page and the venue page', async () => {
+    const venues = (await t.json('/v5/board')).body.venues as { mic: string; status: string; source: string }[]
+    expect(venues.find((venue) => venue.mic === 'XNYS')).toMatchObject({ status: 'OPEN' })
+    expect(venues.find((venue) => venue.mic === mic)).toMatchObject({ status: 'UNKNOWN', source: 'SCHEDULE' })
+    for (const path of ['/', `/venue/${mic}`]) {
+      const page = await (await t.request(path, { headers: { accept: 'text/html' } })).text()
+      expect({ path, tile: page.match(new RegExp(`data-mic="${mic}" data-status="([A-Z]+)"`))?.[1] }).toEqual({ path, tile: 'UNKNOWN' })
+    }
   })
 })

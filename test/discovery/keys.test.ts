@@ -148,7 +148,7 @@ describe('GET /openapi.json', () => {
     const documented = new Set(Object.entries(body.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)))
     for (const route of app.routes) {
       if (route.path === '/docs' || route.path.startsWith('/docs/assets/') || route.path === '/openapi.json' || route.method === 'OPTIONS') continue
-      const path = route.path.replace(/:([^/]+)/g, '{$1}')
+      const path = route.path.replace(/:([^/]+)/g, '{$1}').replace(/\/\*$/, '/{path}')
       expect(documented.has(`${route.method} ${path}`)).toBe(true)
       const op = body.paths[path][route.method.toLowerCase()]
       expect(Object.keys(op.responses ?? {})).not.toHaveLength(0)

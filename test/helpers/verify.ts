@@ -21,7 +21,10 @@ export function fieldListFor(receipt: Record<string, unknown>): string {
 export function verifyWithRegistry(registry: KeyRegistry, receipt: Record<string, unknown>): boolean {
   const key = registry.keys.find((k) => k.key_id === receipt.public_key_id)
   if (!key) return false
-  const fields = registry.canonical_payload_spec[fieldListFor(receipt)]!
+  const list = fieldListFor(receipt)
+  // Optional members (digest_optional_fields) are signed when the receipt has them.
+  const optional = (registry.canonical_payload_spec[list.replace('_fields', '_optional_fields')] ?? []).filter((name) => name in receipt)
+  const fields = [...registry.canonical_payload_spec[list]!, ...optional]
   const payload = JSON.stringify(Object.fromEntries([...fields].sort().map((name) => [name, receipt[name]])))
   return ed.verify(Buffer.from(String(receipt.signature), 'hex'), new TextEncoder().encode(payload), Buffer.from(key.public_key, 'hex'), { zip215: false })
 }

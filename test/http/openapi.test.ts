@@ -77,14 +77,15 @@ describe('/openapi.json', () => {
   })
 
   test('every registered route appears, and every documented operation is a registered route', () => {
-    const registered = t.app.routes.filter((route) => !route.path.includes('*'))
+    const registered = t.app.routes.filter((route) => route.path !== '/*')
     const missing = registered.filter((route) => !doc.paths[toOpenApiPath(route.path)]?.[route.method.toLowerCase()]).map((route) => `${route.method} ${route.path}`)
     expect(missing).toEqual([])
     const served = new Set(registered.map((route) => `${route.method.toLowerCase()} ${toOpenApiPath(route.path)}`))
     const unserved = operations().filter(({ path, method }) => !served.has(`${method} ${path}`)).map(({ path, method }) => `${method} ${path}`)
     expect(unserved).toEqual([])
-    // The CORS preflight wildcard is the only route left out, and it is described.
-    expect(t.app.routes.filter((route) => route.path.includes('*')).map((route) => `${route.method} ${route.path}`)).toEqual(['OPTIONS /*'])
+    // The CORS preflight wildcard is the only route left out, and it is described; the tile
+    // wildcard is documented with its rest as one parameter.
+    expect(t.app.routes.filter((route) => route.path.includes('*')).map((route) => `${route.method} ${route.path}`).sort()).toEqual(['GET /log/tile/*', 'OPTIONS /*'])
   })
 
   test('every operation documents its responses (errors with a schema) and its auth with declared schemes', () => {
@@ -93,7 +94,8 @@ describe('/openapi.json', () => {
       const where = `${method} ${path}`
       expect({ where, statuses: Object.keys(operation.responses).filter((status) => !/^[1-5]\d\d$/.test(status)) }).toEqual({ where, statuses: [] })
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (Number(status) >= 400) expect({ where, status, json: Boolean(response.content?.['application/json']?.schema) }).toEqual({ where, status, json: true })
+        // One error body is not JSON by its spec: C2SP tlog-witness's 409 is the size as text/x.tlog.size.
+        if (Number(status) >= 400 && !(where === 'post /add-checkpoint' && status === '409')) expect({ where, status, json: Boolean(response.content?.['application/json']?.schema) }).toEqual({ where, status, json: true })
         if (Number(status) === 200) expect({ where, status, content: Boolean(response.content) }).toEqual({ where, status, content: true })
       }
       expect(Array.isArray(operation.security)).toBe(true)

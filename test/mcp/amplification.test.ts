@@ -59,6 +59,18 @@ describe('batch length', () => {
 })
 
 describe('answer size', () => {
+  test("docs/mcp.md's figures for the largest answer and a batch at the cap are today's sizes (within 10%)", async () => {
+    const t = makeTestApp({ env: { MCP_ANON_RATE_PER_MINUTE: '100000' } })
+    const one = (await post(t, TOOLS_LIST(1))).bytes
+    const batch = (await post(t, Array.from({ length: MCP_MAX_BATCH }, (_, i) => TOOLS_LIST(i)))).bytes
+    const documented = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8')
+    const claim = /largest answer of any tool is about ([\d.]+) KB \(`tools\/list`\): a batch at the cap answers about (\d+) KB/.exec(documented)
+    expect(claim).not.toBeNull()
+    const near = (measured: number, claimedKb: number) => Math.abs(measured / 1000 - claimedKb) / claimedKb <= 0.1
+    expect({ one, batch, near: [near(one, Number(claim![1])), near(batch, Number(claim![2]))] }).toEqual({ one, batch, near: [true, true] })
+    expect(documented).toContain(`about ${claim![2]} KB at the batch cap`)
+  })
+
   test('a batch at the cap of the largest answers stays within 2 MiB', async () => {
     const t = makeTestApp({ env: { MCP_ANON_RATE_PER_MINUTE: '100000' } })
     const largest = Array.from({ length: MCP_MAX_BATCH }, (_, i) => (i % 2 ? TOOLS_LIST(i) : { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'get_payment_options', arguments: {} } }))

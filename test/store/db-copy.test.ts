@@ -11,6 +11,7 @@ import { issueKey } from '../../src/accounts/keys'
 import { sqliteAuditStore, type AuditRow } from '../../src/audit/store'
 import { postgresAuditStore } from '../../src/audit/store-postgres'
 import { DayTrees } from '../../src/audit/day-tree'
+import { postgresTileStore } from '../../src/transparency/store-postgres'
 import { copyMark } from '../../src/store/copy'
 import { openDatabase } from '../../src/store/database'
 import { makeTestApp } from '../helpers/app'
@@ -34,6 +35,8 @@ async function installation() {
   harness.clock.set(`${TODAY}T00:01:00.000Z`)
   expect(await harness.deps.auditTrail.sealer.tick()).toEqual(['2026-03-09'])
   for (let i = 0; i < 5; i++) await store.insertBatch(Array.from({ length: 500 }, () => row(TODAY)))
+  // The transparency log holds all of it (a few full tiles and bundles, an edge, a checkpoint).
+  await harness.deps.transparency.integrator.tick()
   await harness.json('/v5/admin/override', { method: 'POST', headers: { 'content-type': 'application/json', 'x-oracle-key': 'admin-test-key-0123456789abcdef' }, body: JSON.stringify({ mic: 'XLON', status: 'HALTED', reason: 'copy test', expires_at: `${TODAY}T20:00:00Z` }) })
   return harness
 }
@@ -84,6 +87,13 @@ describe('db copy', () => {
     const [first] = (await target.sql`SELECT value FROM installation WHERE name = 'first_started_at'`) as { value: string }[]
     expect(first!.value).toBe((harness.db.query(`SELECT value FROM installation`).get() as { value: string }).value)
     expect(await copyMark(target.sql)).toContain(': done at ')
+    // The transparency log comes along whole: its state (not the target migration's empty one), tiles and edge.
+    const tiles = postgresTileStore(target.sql)
+    const before = await harness.deps.transparency.tiles.state()
+    expect(before.size).toBe(7500)
+    expect(await tiles.state()).toEqual(before)
+    expect(Buffer.from((await tiles.tile(0, 3))!).toString('hex')).toBe(Buffer.from((await harness.deps.transparency.tiles.tile(0, 3))!).toString('hex'))
+    expect((await tiles.edge()).map((tile) => [tile.level, tile.width])).toEqual((await harness.deps.transparency.tiles.edge()).map((tile) => [tile.level, tile.width]))
   }, 120_000)
 
   test('an interrupted copy resumes where it stopped; progress on a terminal rewrites one line', async () => {

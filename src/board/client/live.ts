@@ -7,16 +7,25 @@ import { announce, byId, setText } from './dom'
 
 export const POLL_MS = 2000
 const STALE_AFTER_MS = 10_000
+// A poll that gets no answer is given up: otherwise a connection that went quiet (a sleeping
+// laptop, a proxy that lost it) holds the one poll in flight and the page never asks again.
+const POLL_TIMEOUT_MS = 5000
 
 export function startLiveBoard(onUpdate: () => void = () => {}): void {
   const tiles = new Map<string, HTMLElement>()
   for (const tile of document.querySelectorAll<HTMLElement>('li.tile[data-mic]')) tiles.set(tile.dataset.mic!, tile)
   if (!tiles.size) return
   const venues = new Map<string, BoardVenue>()
-  // Server clock minus this browser's: countdowns run on the service's time.
-  let offset = 0
-  let lastUpdate = 0
+  // The server rendered the page at <body data-at>: that is the first update, so a page whose
+  // polls never succeed says so too. Server clock minus this browser's: countdowns run on the
+  // service's time.
+  const renderedAt = Date.parse(document.body.dataset.at ?? '')
+  let offset = Number.isFinite(renderedAt) ? renderedAt - Date.now() : 0
+  let lastUpdate = Date.now()
+  let lastAt = Number.isFinite(renderedAt) ? new Date(renderedAt).toISOString() : new Date().toISOString()
   let timer: number | undefined
+  let inFlight = false
+  let updated = false
   const live = byId('board-live')
 
   const field = (tile: HTMLElement, name: string) => tile.querySelector<HTMLElement>(`[data-field="${name}"]`)
@@ -46,6 +55,8 @@ export function startLiveBoard(onUpdate: () => void = () => {}): void {
     const now = Date.parse(summary.at)
     offset = now - Date.now()
     lastUpdate = Date.now()
+    lastAt = summary.at
+    updated = true
     document.body.dataset.at = summary.at
     const at = document.querySelector<HTMLElement>('[data-field="at"]')
     if (at) {
@@ -67,13 +78,17 @@ export function startLiveBoard(onUpdate: () => void = () => {}): void {
   }
 
   async function poll(): Promise<void> {
+    // One poll at a time: a tab shown again while a poll is out must not start a second loop.
+    if (inFlight) return
+    inFlight = true
     window.clearTimeout(timer)
     try {
-      const response = await fetch('/v5/board', { headers: { accept: 'application/json' } })
+      const response = await fetch('/v5/board', { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(POLL_TIMEOUT_MS) })
       if (response.ok) apply((await response.json()) as BoardSummary)
     } catch {
-      // Offline or the service is down: the stale notice says so below.
+      // Offline, the service is down or did not answer in time: the stale notice says so below.
     }
+    inFlight = false
     if (!document.hidden) timer = window.setTimeout(poll, POLL_MS)
   }
 
@@ -81,10 +96,11 @@ export function startLiveBoard(onUpdate: () => void = () => {}): void {
     const now = Date.now() + offset
     for (const [mic, venue] of venues) render(tiles.get(mic)!, venue, now, false)
     if (!live) return
-    const stale = lastUpdate === 0 ? false : Date.now() - lastUpdate > STALE_AFTER_MS
-    live.hidden = false
+    const stale = Date.now() - lastUpdate > STALE_AFTER_MS
+    // "live" once an update has arrived; "stopped" as soon as none has for a while.
+    live.hidden = !stale && !updated
     live.classList.toggle('stale', stale)
-    setText(live, stale ? ` Live updates stopped at ${new Date(lastUpdate + offset).toISOString().slice(11, 19)} UTC: what you see may be out of date.` : ' · live')
+    setText(live, stale ? ` Live updates stopped at ${lastAt.slice(11, 19)} UTC: what you see may be out of date.` : ' · live')
   }
 
   document.addEventListener('visibilitychange', () => {

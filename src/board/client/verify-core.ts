@@ -4,7 +4,7 @@
 // then WebCrypto's Ed25519 against the key /v5/keys publishes under the receipt's public_key_id.
 import { canonicalPayload } from '../../crypto/canonical'
 import { strictPrecheck } from '../../crypto/ed25519-strict'
-import { SIGNED_FIELDS, receiptExpires, receiptType, type SignedFieldList } from '../../crypto/signed-fields'
+import { receiptExpires, receiptType, signedFieldsOf, type SignedFieldList } from '../../crypto/signed-fields'
 
 export interface PublishedKey {
   key_id: string
@@ -79,7 +79,7 @@ export async function verifyReceipt(registry: KeyRegistry, input: unknown, now: 
   const receipt = input as Record<string, unknown>
   const type = receiptType(receipt)
   if (!type) return verdict(false, 'MALFORMED_RECEIPT', 'This is not a receipt the service signs: none of the known field sets matches its members.')
-  const names = SIGNED_FIELDS[type]
+  const names = signedFieldsOf(type, receipt)
   const fields: Record<string, string> = {}
   for (const name of names) {
     const value = receipt[name]

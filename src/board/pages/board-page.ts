@@ -27,6 +27,9 @@ export function tile(venue: BoardVenue, now: number, heading: 'h2' | 'h3' = 'h3'
 </li>`
 }
 
+/** The instant the tiles show (kept current by the script) and its live or stopped note. */
+export const asOf = (at: string) => html`<span id="board-clock">As of <time data-field="at" datetime="${at}">${utcClock(at)}</time></span><span id="board-live" class="live-note" role="status" hidden></span>`
+
 export function boardPageBody(summary: BoardSummary): SafeHtml {
   const now = Date.parse(summary.at)
   const counts = (['OPEN', 'CLOSED', 'HALTED', 'UNKNOWN'] as const).map(
@@ -40,7 +43,7 @@ export function boardPageBody(summary: BoardSummary): SafeHtml {
 </section>`
   })
   return html`<h1>Market board</h1>
-<p class="lede">The state every venue's receipt would carry now, ${summary.venue_count} venues. <span id="board-clock">As of <time data-field="at" datetime="${summary.at}">${utcClock(summary.at)}</time></span><span id="board-live" class="live-note" hidden></span></p>
+<p class="lede">The state every venue's receipt would carry now, ${summary.venue_count} venues. ${asOf(summary.at)}</p>
 <ul class="counts" aria-label="Venues by state">${counts}</ul>
 <div class="filter" id="filter-box" hidden>
 <label for="filter">Filter venues</label>

@@ -5,7 +5,7 @@ import { dayNumber, weekdayOfDayNumber } from '../../calendar/zone'
 import { html, type SafeHtml } from '../html'
 import { phaseWord } from '../present'
 import type { VenueDetails } from '../venue-details'
-import { tile } from './board-page'
+import { asOf, tile } from './board-page'
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
 const weekday = (date: string) => WEEKDAYS[weekdayOfDayNumber(dayNumber(date))]
@@ -100,6 +100,7 @@ export function venuePageBody(details: VenueDetails, now: number): SafeHtml {
   return html`<p class="crumbs"><a href="/#t-${venue.mic}">← Board</a></p>
 <h1><span class="mic">${venue.mic}</span> ${venue.name}</h1>
 <p class="lede">${venue.country} · ${venue.region} · ${venue.timezone}</p>
+<p>${asOf(new Date(now).toISOString())}</p>
 <ul class="tiles single">${tile(venue, now, 'h2')}</ul>
 ${todaySection(details.days[0]!)}
 ${upcomingSection(details.days)}

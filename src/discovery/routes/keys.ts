@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps'
 import { ApiError, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { jwks, keyRegistry, wellKnownKeys } from '../key-documents'
+import { transparencyKeyDocument } from '../../transparency/keys'
 
 const KeyEntry = t.Object({
   key_id: t.String(),
@@ -36,7 +37,7 @@ const JwksSchema = t.Object({
 export function keyRoutes(deps: AppDeps) {
   const { signer, config } = deps
   return new Elysia({ name: 'discovery-keys' })
-    .get('/v5/keys', () => keyRegistry(signer.key, config.publicBaseUrl, config.issuer), {
+    .get('/v5/keys', () => ({ ...keyRegistry(signer.key, config.publicBaseUrl, config.issuer), ...transparencyKeyDocument(deps.transparency.keys) }), {
       detail: { tags: ['discovery'], summary: 'Key registry and the canonical payload rule', responses: responses({ 200: ['Key registry', KeyRegistrySchema] }) },
     })
     .get('/.well-known/oracle-keys.json', () => wellKnownKeys(signer.key, config.publicBaseUrl, config.issuer), {

@@ -54,6 +54,9 @@ const deps = sqliteDeps(
     sampleDoorLimiter: unlimited(), witness: { store: sqliteWitnessStore(db), limiters: { anonymousPost: unlimited(), anonymousGet: unlimited(), authorizedAddress: unlimited(), authorizedAccount: unlimited() } } },
 )
 deps.audit.start()
+// As main.ts: the transparency log integrates committed receipts in the background every second
+// (BENCH_LOG=off: without it, for the ratio).
+if (process.env.BENCH_LOG !== 'off') deps.transparency.integrator.start()
 const { key } = await issueKey(deps.accounts, { plan: 'pro', now: new Date() })
 const { key: freeKey } = await issueKey(deps.accounts, { plan: 'free', now: new Date() })
 // BENCH_METER=off: every keyed request admitted without counting (the path before metering), for the ratio.

@@ -1,0 +1,9 @@
+// The transparency log's surfaces as one plugin: checkpoint and tiles, then the proofs.
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { logRoutes } from './log'
+import { proofRoutes } from './proofs'
+
+export function transparencyRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'transparency-routes' }).use(logRoutes(deps)).use(proofRoutes(deps))
+}
