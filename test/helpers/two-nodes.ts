@@ -3,7 +3,7 @@
 // with a DATA_DIR of its own (nothing in it is shared: the database is). One pair per test file;
 // `fetch` talks to them round-robin, as a load balancer would.
 import { SQL } from 'bun'
-import { chmodSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { tempDir, TEST_ADMIN_KEY } from './app'
@@ -179,8 +179,8 @@ export class Pair {
   }
 }
 
-/** The jobs main.ts runs under a lease (one node at a time). */
-export const LEASED_JOBS = ['audit-retention', 'audit-sealer', 'halt-poller', 'mail-and-allowance-sweep', 'webhook-dispatcher'] as const
+/** The jobs main.ts runs under a lease (one node at a time), read from it (so a new one is not missed), in /v5/health's order. */
+export const LEASED_JOBS: readonly string[] = [...readFileSync(MAIN, 'utf8').matchAll(/leases\.run\('([a-z-]+)'/g)].map((match) => match[1]!).sort()
 
 /** The clock offset that puts a node at `iso` now (for startService's clockOffsetMs). */
 export const offsetTo = (iso: string) => Date.parse(iso) - Date.now()
