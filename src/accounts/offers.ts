@@ -2,7 +2,7 @@
 // Figures of spec 8; the free daily limit is left open by the spec (500 here, see docs/accounts.md).
 import type { Config } from '../config'
 import { canBuyPlan, canUpgrade, capabilities } from './capabilities'
-import { MINT_PERIOD_DAYS, MINT_TIERS } from '../payments/routes/mint'
+import { MINT_PERIOD_DAYS, MINT_TIERS } from '../payments/mint-tiers'
 import { PAID_DAILY_LIMITS, SANDBOX_CALLS } from './plan-limits'
 
 // The sandbox allowance is enforced by metering (plan-limits.ts); the offers quote the same figures.

@@ -25,6 +25,9 @@ CREATE TABLE audit_log (
 CREATE INDEX audit_log_day ON audit_log (day, seq);
 CREATE INDEX audit_log_day_mic ON audit_log (day, mic, seq);
 CREATE INDEX audit_log_key ON audit_log (key_hash, seq) WHERE key_hash IS NOT NULL;
+-- Statistics after every 20,000 new rows, not 10 % of the table: the day being written must not
+-- look empty to the planner for hours (its pages would be read as whole-day scans and sorts).
+ALTER TABLE audit_log SET (autovacuum_analyze_scale_factor = 0, autovacuum_analyze_threshold = 20000);
 CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION openbell_refuse('audit_log is append-only');
 CREATE TRIGGER audit_log_prune_only BEFORE UPDATE ON audit_log FOR EACH ROW
   WHEN (NEW.receipt_json IS NOT NULL OR NEW.seq IS DISTINCT FROM OLD.seq OR NEW.receipt_id IS DISTINCT FROM OLD.receipt_id OR NEW.day IS DISTINCT FROM OLD.day

@@ -68,11 +68,12 @@ export class DigestSealer {
         break
       }
       // Commit rows still waiting, then refuse any later row of the day (503, never a row
-      // outside its root). A row of the day committed after this (another node's, or one
-      // whose write was in flight) changes the count, and the digest below refuses to store.
+      // outside its root): in this process, and in the database for every node (closeDay), so
+      // the rows the tree is built over are the day's rows. The digest below still checks the count.
       await audit.flush()
       const date = next
       audit.sealedThrough = date
+      await store.closeDay(date)
       const started = performance.now()
       const tree = await trees.tree(date)
       const mics = await micsOfDay(store, date)

@@ -157,6 +157,13 @@ export interface AuditStore {
    * proofs need not rebuild them). `build` is synchronous (it signs).
    */
   insertDigest(date: string, size: number, blocks: readonly BlockRow[], build: (previous: DigestRow | null) => DigestRow): Promise<DigestRow>
+  /**
+   * Closes `date` to new rows before it is sealed: from then on a batch with a row of that day
+   * (or before) is refused with SealedDayError, so the count the digest is built over cannot
+   * change under the sealer. Without it a node still writing the day (its clock behind the
+   * sealer's) made every seal fail its count check, for as long as it wrote.
+   */
+  closeDay(date: string): Promise<void>
   /** Roots of a sealed day's full blocks, in order. */
   blocks(date: string): Promise<BlockRow[]>
   state(name: string): Promise<string | null>
@@ -171,7 +178,10 @@ export interface AuditStore {
   pruneChunk(day: string, afterSeq: number, limit: number): Promise<{ lastSeq: number | null; pruned: number }>
 }
 
-/** insertBatch refused the batch: a row is dated on or before `sealedThrough`, the last sealed day. */
+/** audit_state name of the day closed for sealing (SQLite; PostgreSQL keeps it in audit_sequence). */
+const CLOSED_THROUGH = 'closed_through'
+
+/** insertBatch refused the batch: a row is dated on or before `sealedThrough`, the last sealed (or closed) day. */
 export class SealedDayError extends Error {
   constructor(readonly sealedThrough: string) {
     super(`audit: ${sealedThrough} is sealed; rows dated on or before it are refused`)
@@ -185,7 +195,9 @@ export function sqliteAuditStore(db: Database): AuditStore {
     `INSERT INTO audit_log (receipt_id, day, mic, status, source, issued_at, schema_version, surface, key_hash, payment_ref, client_ref, receipt_json)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
-  const lastSealed = db.query('SELECT max(date) AS date FROM audit_digests')
+  // The last sealed day, or the day being sealed (closeDay), whichever is later.
+  const lastSealed = db.query(`SELECT max(d) AS date FROM (SELECT max(date) AS d FROM audit_digests UNION ALL SELECT value FROM audit_state WHERE name = '${CLOSED_THROUGH}')`)
+  const closeDay = db.query(`INSERT INTO audit_state (name, value) VALUES ('${CLOSED_THROUGH}', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value WHERE excluded.value > audit_state.value`)
   // Another process over the same database (REUSE_PORT) may have sealed a day this process's
   // log still takes rows for: checked inside the write transaction, so no row lands outside its root.
   const insertAll = db.transaction((rows: readonly AuditRow[]) => {
@@ -330,6 +342,9 @@ export function sqliteAuditStore(db: Database): AuditStore {
     },
     async insertDigest(date, size, blockRows, build) {
       return sealDigest.immediate(date, size, blockRows, build)
+    },
+    async closeDay(date) {
+      closeDay.run(date)
     },
     async blocks(date) {
       return blocks.all(date) as BlockRow[]

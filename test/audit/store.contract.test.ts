@@ -171,6 +171,33 @@ forEachBackend('audit store', (fresh) => {
     expect(refused).toBe(1)
   }, 60_000)
 
+  test('a node that keeps writing a day does not hold up its seal: the day is closed first, then counted once', async () => {
+    const db = await fresh()
+    const [writer, sealer] = [nodeStore(db), nodeStore(db)]
+    let written = 0
+    let refused: unknown = null
+    const writing = (async () => {
+      while (!refused) {
+        await writer.insertBatch([row(DAY), row(DAY)]).then(() => (written += 2), (error) => (refused = error))
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    })()
+    await Bun.sleep(30)
+    await sealer.closeDay(DAY)
+    const size = await sealer.dayCount(DAY)
+    // Rows of the day are still being sent: without closing, this count would be stale by now.
+    await Bun.sleep(30)
+    const digest = await sealer.insertDigest(DAY, size, [], digestOf(DAY, size))
+    await writing
+    expect(refused).toBeInstanceOf(SealedDayError)
+    expect(digest.total_receipts_issued).toBe(written)
+    expect(await sealer.dayCount(DAY)).toBe(written)
+    // The next day is open; closing is idempotent and never moves back.
+    await sealer.closeDay('2026-11-01')
+    await writer.insertBatch([row(NEXT)])
+    await expect(writer.insertBatch([row(DAY)])).rejects.toBeInstanceOf(SealedDayError)
+  }, 60_000)
+
   test('two nodes’ group-committed logs: one day, one tree, the same root and proofs on each node', async () => {
     const db = await fresh()
     const [storeA, storeB] = [nodeStore(db), nodeStore(db)]

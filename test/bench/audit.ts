@@ -34,6 +34,27 @@ export interface AuditBenchFigures {
   bytesPerMillionPruned: number
 }
 
+/**
+ * Appends a day of `receipts` live receipts from `dayStart` through the log in batches of 1,000
+ * (realistic rows: a signed-receipt-sized body, the real JSON of a live receipt is ~420 bytes);
+ * returns their ids in log order.
+ */
+export async function appendDay(audit: AuditLog, receipts: number, dayStart: number): Promise<string[]> {
+  const signature = 'ab'.repeat(64)
+  const ids: string[] = []
+  for (let done = 0; done < receipts; ) {
+    const rows = []
+    for (let i = 0; i < 1000 && done < receipts; i++, done++) {
+      const issued = new Date(dayStart + Math.floor((done * 86_000_000) / receipts)).toISOString()
+      const receipt = { receipt_id: randomUUID(), issued_at: issued, expires_at: issued, issuer: 'bench.local', mic: SUPPORTED_MICS[done % 28]!, status: 'OPEN', source: 'SCHEDULE', halt_detection: 'active', receipt_mode: 'live', schema_version: 'v5.0', public_key_id: 'key_bench_v1', signature }
+      ids.push(receipt.receipt_id)
+      rows.push(auditRowOf(receipt, { surface: '/v5/status', keyHash: 'f'.repeat(64) }))
+    }
+    await audit.append(rows)
+  }
+  return ids
+}
+
 export async function auditBench(receipts = Number(process.env.BENCH_AUDIT_RECEIPTS ?? 1_000_000)): Promise<AuditBenchFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'openbell-bench-audit-'))
   try {
@@ -53,20 +74,8 @@ export async function auditBench(receipts = Number(process.env.BENCH_AUDIT_RECEI
     const audit = new AuditLog(sqliteAuditStore(db), log, { batchSize: 1000 })
     const trail = auditTrail({ audit, signer, issuer: 'bench.local', clock, log, retentionDays: 35 })
     await trail.sealer.startedOn()
-    // Realistic rows: a signed-receipt-sized body (the real JSON of a live receipt is ~420 bytes).
-    const signature = 'ab'.repeat(64)
     const insertStart = performance.now()
-    const ids: string[] = []
-    for (let done = 0; done < receipts; ) {
-      const rows = []
-      for (let i = 0; i < 1000 && done < receipts; i++, done++) {
-        const issued = new Date(clock.ms + Math.floor((done * 86_000_000) / receipts)).toISOString()
-        const receipt = { receipt_id: randomUUID(), issued_at: issued, expires_at: issued, issuer: 'bench.local', mic: SUPPORTED_MICS[done % 28]!, status: 'OPEN', source: 'SCHEDULE', halt_detection: 'active', receipt_mode: 'live', schema_version: 'v5.0', public_key_id: 'key_bench_v1', signature }
-        ids.push(receipt.receipt_id)
-        rows.push(auditRowOf(receipt, { surface: '/v5/status', keyHash: 'f'.repeat(64) }))
-      }
-      await audit.append(rows)
-    }
+    const ids = await appendDay(audit, receipts, clock.ms)
     const insertPerSecond = receipts / ((performance.now() - insertStart) / 1000)
     db.run('PRAGMA wal_checkpoint(TRUNCATE)')
     const fullBytes = usedBytes() - emptyBytes

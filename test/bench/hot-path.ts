@@ -3,7 +3,7 @@
 // together and measured in alternated rounds so that the machine's noise falls on all alike.
 // Reports requests per second, p99 and the event loop's CPU per request (from /proc).
 import { startServer } from './start-server'
-import { CONNECTIONS, SECONDS, measure, type Load } from './measure'
+import { CONNECTIONS, SECONDS, meanLoad, measure, type Load } from './measure'
 import { machineLine, writeDocFigures } from './doc-figures'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -14,18 +14,6 @@ export interface HotPath {
   status: Load
   batch: Load
   rounds: number
-}
-
-const mean = (runs: Load[]): Load => ({
-  rps: runs.reduce((sum, l) => sum + l.rps, 0) / runs.length,
-  p99Ms: Math.max(...runs.map((l) => l.p99Ms ?? 0)),
-  non2xx: runs.reduce((sum, l) => sum + l.non2xx, 0),
-  requests: runs.reduce((sum, l) => sum + l.requests, 0),
-  loopCpuUs: meanOf(runs.map((l) => l.loopCpuUs)),
-  processCpuUs: meanOf(runs.map((l) => l.processCpuUs)),
-})
-function meanOf(values: (number | null | undefined)[]): number | null {
-  return values.every((v) => v != null) ? values.reduce((sum: number, v) => sum + v!, 0) / values.length : null
 }
 
 export async function hotPathBench(env: Record<string, string> = {}): Promise<HotPath> {
@@ -44,7 +32,7 @@ export async function hotPathBench(env: Record<string, string> = {}): Promise<Ho
     await bare.stop()
     await app.stop()
   }
-  return { bare: mean(runs.bare), status: mean(runs.status), batch: mean(runs.batch), rounds: ROUNDS }
+  return { bare: meanLoad(runs.bare), status: meanLoad(runs.status), batch: meanLoad(runs.batch), rounds: ROUNDS }
 }
 
 export function hotPathRows(result: HotPath): string[] {

@@ -5,6 +5,7 @@ import * as ed from '@noble/ed25519'
 import { sha512 } from '@noble/hashes/sha2.js'
 import { randomBytes } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { CONNECTIONS, generatorName, load, meanLoad, measure, type Load } from './measure'
 import { cpus, totalmem } from 'node:os'
 import { resolve } from 'node:path'
 import { privateKeyFromSeed, signBytes } from '../../src/crypto/ed25519'
@@ -19,7 +20,7 @@ import { deliveryBench, deliveryRows, writeDeliveryFigures } from './delivery'
 import { durabilityBench } from './durability'
 import { floodBench, floodRows } from './flood'
 import { startServer } from './start-server'
-import { CONNECTIONS, SECONDS, hasWrk, load, measure, type Load } from './measure'
+import { scaleOutBench, scaleOutHeader, scaleOutRows, writeScaleOutFigures } from './scale-out'
 
 ed.hashes.sha512 = sha512
 const root = resolve(import.meta.dir, '../..')
@@ -87,7 +88,6 @@ for (let round = 0; round < 2; round++) {
   unmeteredRuns.push(await measure(unmeteredUrl, { headers: { 'X-Oracle-Key': unmeteredServer.fields[5]! } }))
 }
 await unmeteredServer.stop()
-const meanLoad = (runs: Load[]): Load => ({ rps: runs.reduce((sum, l) => sum + l.rps, 0) / runs.length, p99Ms: Math.max(...runs.map((l) => l.p99Ms ?? 0)), non2xx: runs.reduce((sum, l) => sum + l.non2xx, 0), requests: runs.reduce((sum, l) => sum + l.requests, 0) })
 const statusFree = meanLoad(freeRuns)
 const statusUnmetered = meanLoad(unmeteredRuns)
 const demo = await measure(`${base}/v5/demo?mic=XNYS`)
@@ -116,9 +116,8 @@ await logOffServer.stop()
 const statusLogOn = meanLoad(logOnRuns)
 const statusLogOff = meanLoad(logOffRuns)
 // The integrator runs on the event loop (hashing, gzip, SQLite): its share shows in CPU per request.
-const meanCpu = (runs: Load[]) => (runs.every((l) => l.loopCpuUs) ? runs.reduce((sum, l) => sum + l.loopCpuUs!, 0) / runs.length : null)
-const logOnCpu = meanCpu(logOnRuns)
-const logOffCpu = meanCpu(logOffRuns)
+const logOnCpu = statusLogOn.loopCpuUs ?? null
+const logOffCpu = statusLogOff.loopCpuUs ?? null
 
 // DURABILITY=power (synchronous=FULL) against the default, the same app twice, alternated A-B-A-B.
 const durabilityServers = { process: await startServer('app.ts', { WITNESS_BODIES: '10' }), power: await startServer('app.ts', { WITNESS_BODIES: '10', DURABILITY: 'power' }) }
@@ -150,7 +149,7 @@ const cpu = cpus()[0]?.model ?? 'unknown CPU'
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 const ratio = (a: number, b: number) => (a / b).toFixed(3)
 const p99 = (l: Load) => (l.p99Ms === null ? 'n/a' : `${l.p99Ms.toFixed(2)} ms`)
-say(`Machine: ${cpu}, ${cpus().length} cores, ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM; Bun ${Bun.version}; load generator: ${hasWrk ? `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s` : `bun load.ts, ${CONNECTIONS} connections, ${SECONDS}s`}; run ${new Date().toISOString()}`)
+say(`Machine: ${cpu}, ${cpus().length} cores, ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM; Bun ${Bun.version}; load generator: ${generatorName()}; run ${new Date().toISOString()}`)
 say('')
 say('| measure | figure | target | met |')
 say('|---|---|---|---|')
@@ -204,3 +203,7 @@ if (doc.includes(start) && doc.includes(end)) {
 const deliveryTable = deliveryRows(delivery)
 for (const row of deliveryTable) console.log(row)
 writeDeliveryFigures(deliveryTable, `${out[0]} (delivery figures of the same run)`)
+// Last: its own servers and a PostgreSQL cluster, which would disturb the figures above.
+const scaleOutTable = scaleOutRows(await scaleOutBench())
+for (const row of scaleOutTable) console.log(row)
+writeScaleOutFigures(scaleOutTable, scaleOutHeader('(scale-out figures of the same `bun run bench`)'))

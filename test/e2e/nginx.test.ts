@@ -7,12 +7,12 @@
 // X-Real-IP); body limits hold. Everything is stopped and removed afterwards.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { request as httpsRequest } from 'node:https'
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { tempDir } from '../helpers/app'
 import { docCode } from '../helpers/doc-sections'
-import { freePort, SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
+import { SLOW_SETUP_MS, startService, type RunningService } from '../helpers/process'
 import { makeCertificate, type TestCertificate } from '../helpers/https-receiver'
+import { startNginx, type TestNginx } from '../helpers/nginx'
 import { INSTANT_PER_ADDRESS_PER_DAY } from '../../src/accounts/offers'
 
 const unit = docCode('operations.md', 'systemd-unit', 'ini')
@@ -22,7 +22,7 @@ const unitEnv = Object.fromEntries([...unit.matchAll(/^Environment=([A-Z_]+)=(.*
 let dir: string
 let certificate: TestCertificate
 let service: RunningService
-let nginx: ReturnType<typeof Bun.spawn>
+let nginx: TestNginx | undefined
 let base: string
 
 /** One HTTPS request to nginx from a chosen loopback source address. */
@@ -52,58 +52,20 @@ beforeAll(async () => {
   dir = tempDir('openbell-test-nginx-')
   certificate = makeCertificate(`DNS:${serverName},IP:127.0.0.1`)
   service = await startService({ DATA_DIR: join(dir, 'data'), HOST: unitEnv.HOST!, CLIENT_IP_HEADER: unitEnv.CLIENT_IP_HEADER!, PUBLIC_BASE_URL: unitEnv.PUBLIC_BASE_URL!, ISSUER: unitEnv.ISSUER!, LOG_LEVEL: 'info' })
-  const nginxPort = freePort()
-  const replaced = (text: string, from: string | RegExp, to: string) => {
-    const next = text.replace(from, to)
-    expect(next).not.toBe(text)
-    return next
-  }
-  let conf = replaced(serverBlock, `server ${unitEnv.HOST}:${unitEnv.PORT};`, `server 127.0.0.1:${new URL(service.base).port};`)
-  conf = replaced(conf, 'listen 443 ssl;', `listen 127.0.0.1:${nginxPort} ssl;`)
-  conf = replaced(conf, /ssl_certificate\s+\S+;/, `ssl_certificate ${certificate.certFile};`)
-  conf = replaced(conf, /ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${join(certificate.certFile, '..', 'key.pem')};`)
-  writeFileSync(join(dir, 'openbell.conf'), conf)
-  for (const temp of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, temp))
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    `${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log ${dir}/access.log;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  include ${dir}/openbell.conf;
-}
-`,
-  )
-  // Debian puts nginx in /usr/sbin, which a non-root PATH may lack.
-  nginx = Bun.spawn([Bun.which('nginx') ?? '/usr/sbin/nginx', '-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], { stdout: 'ignore', stderr: 'pipe' })
-  base = `https://127.0.0.1:${nginxPort}`
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    try {
-      if ((await call('/v5/health')).status === 200) break
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline || nginx.exitCode !== null) throw new Error(`nginx did not start: ${readFileSync(join(dir, 'error.log'), 'utf8')}`)
-    await Bun.sleep(100)
-  }
+  nginx = await startNginx({
+    dir,
+    serverBlock,
+    upstreams: [[`server ${unitEnv.HOST}:${unitEnv.PORT};`, `server 127.0.0.1:${new URL(service.base).port};`]],
+    certificate,
+    ready: async (port) => {
+      base = `https://127.0.0.1:${port}`
+      return (await call('/v5/health')).status === 200
+    },
+  })
 }, SLOW_SETUP_MS)
 
 afterAll(async () => {
-  if (nginx) {
-    nginx.kill('SIGQUIT')
-    const stopped = await Promise.race([nginx.exited.then(() => true), Bun.sleep(5000).then(() => false)])
-    if (!stopped) nginx.kill('SIGKILL')
-    await nginx.exited
-  }
+  await nginx?.stop()
   if (service) {
     service.process.kill()
     await service.process.exited

@@ -84,8 +84,11 @@ export function postgresCluster(): Cluster {
  * A cluster of its own (for a test that stops the server); removed at exit like the shared one.
  * `durable`: commits wait for the WAL (synchronous_commit on), so a crash-like stop loses no
  * committed transaction, as on a real server; the shared cluster skips that wait for speed.
+ * `serverDefaults`: PostgreSQL's own durability settings (fsync, full-page writes, synchronous
+ * commit all on), for benchmarks that compare with SQLite as a server would run.
+ * `settings`: more server settings (`-c name=value`).
  */
-export function startCluster(options: { durable?: boolean } = {}): Cluster {
+export function startCluster(options: { durable?: boolean; serverDefaults?: boolean; settings?: Record<string, string> } = {}): Cluster {
   sweepOrphans()
   const bin = binDir()
   const dir = mkdtempSync(join(tmpdir(), CLUSTER_PREFIX))
@@ -106,7 +109,9 @@ export function startCluster(options: { durable?: boolean } = {}): Cluster {
     // fsync off: the machine never crashes under a test cluster (a stopped server's WAL is still
     // in the page cache); synchronous_commit off unless `durable`.
     const commit = options.durable ? '' : ' -c synchronous_commit=off'
-    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off${commit} -c full_page_writes=off -c max_connections=200`
+    const speed = options.serverDefaults ? '' : ` -c fsync=off${commit} -c full_page_writes=off`
+    const more = Object.entries(options.settings ?? {}).map(([name, value]) => ` -c ${name}=${value}`).join('')
+    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${speed} -c max_connections=200${more}`
     return runAsPostgres([join(bin, 'pg_ctl'), '-D', data, '-l', join(dir, 'log'), '-o', settings, '-w', 'start'])
   }
   for (let attempt = 0; ; attempt++) {

@@ -24,8 +24,11 @@ export function clockOffsetTo(time = '12:00:00.000', now = Date.now()): number {
   return Date.parse(`${new Date(now).toISOString().slice(0, 10)}T${time}Z`) - now
 }
 
-/** `clockOffsetMs`: the service's clock runs that far ahead of the host's (test/helpers/shifted-clock.ts). */
-export async function startService(env: Record<string, string>, options: { clockOffsetMs?: number } = {}): Promise<RunningService> {
+/**
+ * `clockOffsetMs`: the service's clock runs that far ahead of the host's (test/helpers/shifted-clock.ts).
+ * `startMs`: how long it may take to answer /v5/health (default 20 s).
+ */
+export async function startService(env: Record<string, string>, options: { clockOffsetMs?: number; startMs?: number } = {}): Promise<RunningService> {
   const port = freePort()
   let output = ''
   const clock = options.clockOffsetMs === undefined ? [] : ['--preload', SHIFTED_CLOCK]
@@ -41,7 +44,7 @@ export async function startService(env: Record<string, string>, options: { clock
     for await (const chunk of child.stderr as ReadableStream<Uint8Array>) output += new TextDecoder().decode(chunk)
   })()
   const base = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + (options.startMs ?? 20_000)
   for (;;) {
     try {
       if ((await fetch(`${base}/v5/health`)).status === 200) break

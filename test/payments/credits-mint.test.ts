@@ -6,7 +6,7 @@ import { startChain, type LocalChain } from '../helpers/chain'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
 import { creditsFor } from '../../src/payments/credits'
-import { MINT_PERIOD_DAYS, MINT_TIERS } from '../../src/payments/routes/mint'
+import { MINT_PERIOD_DAYS, MINT_TIERS } from '../../src/payments/mint-tiers'
 import { Signer } from '../../src/crypto/signer'
 
 let chain: LocalChain

@@ -10,12 +10,8 @@ import { PaymentRefused, PaymentUnavailable } from '../errors'
 import { verifyTransfer } from '../chain-proof'
 import { spendTransfer } from '../service'
 import { atomicAmount } from '../requirements'
-import { PAID_DAILY_LIMITS } from '../../accounts/plan-limits'
+import { MINT_MAX_PERIODS, MINT_PERIOD_DAYS, MINT_TIERS } from '../mint-tiers'
 
-/** Prices of spec 8; the daily limits are the ones metering enforces for the plan. */
-export const MINT_TIERS = { builder: { priceUsdc: '99', dailyLimit: PAID_DAILY_LIMITS.builder }, pro: { priceUsdc: '299', dailyLimit: PAID_DAILY_LIMITS.pro } } as const
-export const MINT_PERIOD_DAYS = 30
-export const MINT_MAX_PERIODS = 12
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/
 
 async function readBody(request: Request, deps: AppDeps): Promise<Record<string, unknown>> {
