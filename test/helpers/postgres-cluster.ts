@@ -1,8 +1,8 @@
 // One throw-away PostgreSQL cluster per test run (bun test runs every file in one process):
 // initdb + pg_ctl as the `postgres` system user (PostgreSQL refuses to run as root), on a free
-// loopback port, in a temp directory. Started on first use, stopped and removed when the process
-// exits, whatever the tests did; a cluster left behind by a run that was killed (-9) is stopped
-// and removed by the next run (its directory names the pid that made it).
+// loopback port, in a temp directory. Started on first use, stopped and removed when the run ends
+// (test/setup.ts) or the process exits, whatever the tests did; a cluster left behind by a run
+// that was killed (-9) is stopped and removed by the next run (its directory names the pid).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chownSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -74,6 +74,16 @@ function sweepOrphans(): void {
 
 let cluster: Cluster | null = null
 
+// Bun's test runner does not emit process 'exit' when a run ends, so the exit handler below only
+// helps scripts (the bench); the test preload stops this process's clusters in its run-wide afterAll.
+const cleanups = new Set<() => void>()
+
+/** Stops and removes every cluster this process started (the test preload's afterAll calls it). */
+export function stopClustersOfThisProcess(): void {
+  for (const cleanup of [...cleanups]) cleanup()
+  cluster = null
+}
+
 /** The run's shared cluster, started on first use. */
 export function postgresCluster(): Cluster {
   cluster ??= startCluster()
@@ -100,7 +110,12 @@ export function startCluster(options: { durable?: boolean; serverDefaults?: bool
   }
   const data = join(dir, 'data')
   // Removed at exit even when a test throws or the run is interrupted.
-  const cleanup = () => stopCluster(dir)
+  const cleanup = () => {
+    cleanups.delete(cleanup)
+    process.removeListener('exit', cleanup)
+    stopCluster(dir)
+  }
+  cleanups.add(cleanup)
   process.once('exit', cleanup)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
   const init = runAsPostgres([join(bin, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8'])
@@ -127,10 +142,7 @@ export function startCluster(options: { durable?: boolean; serverDefaults?: bool
           const again = serve(port)
           if (!again.ok) throw new Error(`pg_ctl start failed: ${again.output}`)
         },
-        destroy: () => {
-          process.removeListener('exit', cleanup)
-          cleanup()
-        },
+        destroy: cleanup,
       }
     }
     // Another process took the port between the probe and the start: try another.
