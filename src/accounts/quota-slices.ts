@@ -22,8 +22,8 @@
 // longer than SLICE_IDLE_MS starts again at FIRST_SLICE. A claim is a durable commit (a WAL
 // flush on PostgreSQL) that every request of the key waits on once its slice is used up, so at a
 // fixed size a key answering thousands of requests a second waited on one about every 64
-// requests (the scale-out bench: PostgreSQL ÷ SQLite about 0.55 with 64, about 0.75 with slices
-// grown to 4,096; docs/performance.md); a quiet key still claims small slices.
+// requests (a probe of the scale-out bench: PostgreSQL ÷ SQLite 0.50–0.60 with 64, 0.67–0.77
+// with slices grown to 4,096; docs/performance.md); a quiet key still claims small slices.
 //
 // With `maxSlice` 1 every admission is one claim of one request: exact with no early refusal
 // (several SQLite processes on one file, REUSE_PORT).
