@@ -131,8 +131,7 @@ export class QuotaSlices {
     const id = `${accountId}|${day}`
     let slice = this.slices.get(id)
     if (!slice) {
-      const now = this.clock.now()
-      slice = { accountId, day, unused: 0, stored: 0, usedAt: now, size: Math.min(FIRST_SLICE, this.maxSlice), claimedAt: Number.NEGATIVE_INFINITY, claiming: null }
+      slice = { accountId, day, unused: 0, stored: 0, usedAt: this.clock.now(), size: Math.min(FIRST_SLICE, this.maxSlice), claimedAt: Number.NEGATIVE_INFINITY, claiming: null }
       this.slices.set(id, slice)
     }
     return slice
