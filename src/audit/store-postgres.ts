@@ -16,6 +16,7 @@ import type { SQL } from 'bun'
 import { addDays } from './dates'
 import { sqlState } from '../store/postgres'
 import { SealedDayError, type AuditRow, type AuditStore, type BlockRow, type DigestRow, type IdRow, type KeyReceiptQuery } from './store'
+import { confirmedLeaf, fingerprint, leafPlace } from './leaf-index'
 
 const COLUMNS = ['receipt_id', 'day', 'mic', 'status', 'source', 'issued_at', 'schema_version', 'surface', 'key_hash', 'payment_ref', 'client_ref', 'receipt_json'] as const
 const ROW_COLUMNS = COLUMNS.join(', ')
@@ -87,7 +88,19 @@ export function postgresAuditStore(sql: SQL): AuditStore {
     archiveCount: (day, mic) => count(sql`SELECT count(*)::int AS n FROM audit_log WHERE day = ${day} AND mic = ${mic}`),
     keyReceipts,
     async sealedLeaf(receiptId) {
-      return (await one<{ date: string; leaf_index: number }>(sql`SELECT date, leaf_index FROM audit_leaves WHERE receipt_id = ${receiptId}`)) ?? null
+      const { hi, lo } = fingerprint(receiptId)
+      // For each run of each sealed day, the one bucket row the fingerprint's top bits select.
+      const rows = (await sql`SELECT r.date, b.entries FROM audit_leaf_runs r JOIN audit_digests d ON d.date = r.date
+        JOIN audit_leaf_buckets b ON b.date = r.date AND b.run = r.run AND b.bucket = (${hi}::bigint >> (32 - r.bits))::int
+        ORDER BY r.date, r.run`) as { date: string; entries: Uint8Array }[]
+      const idAt = async (date: string, leaf: number) => {
+        const { blockBefore, offset } = leafPlace(leaf)
+        const row = await one<{ receipt_id: string }>(sql`SELECT receipt_id FROM audit_log WHERE day = ${date}
+          AND seq > coalesce((SELECT last_seq FROM audit_blocks WHERE date = ${date} AND block = ${blockBefore}), 0) ORDER BY audit_log.seq OFFSET ${offset} LIMIT 1`)
+        return row?.receipt_id ?? null
+      }
+      const found = await confirmedLeaf(receiptId, lo, rows, idAt)
+      return found ?? (await one<{ date: string; leaf_index: number }>(sql`SELECT date, leaf_index FROM audit_leaves WHERE receipt_id = ${receiptId}`)) ?? null
     },
     async unsealedEntry(receiptId, fromDay) {
       return (await one<{ seq: number; day: string }>(sql`SELECT seq::float8 AS seq, day FROM audit_log WHERE day >= ${fromDay} AND receipt_id = ${receiptId} ORDER BY audit_log.seq LIMIT 1`)) ?? null
@@ -102,16 +115,23 @@ export function postgresAuditStore(sql: SQL): AuditStore {
     async latestDigests(limit) {
       return (await sql`SELECT ${sql.unsafe(DIGEST_COLUMNS)} FROM audit_digests ORDER BY date DESC LIMIT ${limit}`) as DigestRow[]
     },
-    async indexLeaves(date, afterSeq, firstIndex, limit) {
-      return sql.begin(async (tx) => {
-        const last = await lastSeqOfChunk(tx, date, afterSeq, limit)
-        // ON CONFLICT: a seal interrupted by a crash (or run twice) is simply run again.
-        if (last !== null)
-          await tx`INSERT INTO audit_leaves (receipt_id, date, leaf_index)
-            SELECT receipt_id, day, n FROM (SELECT receipt_id, day, ${firstIndex}::int + row_number() OVER (ORDER BY seq) - 1 AS n FROM audit_log WHERE day = ${date} AND seq > ${afterSeq} ORDER BY seq LIMIT ${limit}) AS chunk
-            ORDER BY receipt_id ON CONFLICT (receipt_id) DO NOTHING`
-        return last
-      })
+    async insertLeafBuckets(date, run, buckets) {
+      if (!buckets.length) return
+      // One statement: the rows' bytes as one value, cut into rows by the server.
+      const starts: number[] = []
+      let at = 0
+      for (const bucket of buckets) {
+        starts.push(at)
+        at += bucket.entries.byteLength
+      }
+      const bytes = Buffer.concat(buckets.map((bucket) => bucket.entries))
+      await sql`INSERT INTO audit_leaf_buckets (date, run, bucket, entries)
+        SELECT ${date}, ${run}, r.bucket, substring(${bytes}::bytea FROM r.start + 1 FOR r.length)
+        FROM unnest(${buckets.map((bucket) => bucket.bucket)}::int[], ${starts}::int[], ${buckets.map((bucket) => bucket.entries.byteLength)}::int[]) AS r(bucket, start, length)
+        ON CONFLICT (date, run, bucket) DO NOTHING`
+    },
+    async insertLeafRun(date, run) {
+      await sql`INSERT INTO audit_leaf_runs (date, run, bits, first_leaf, leaves) VALUES (${date}, ${run.run}, ${run.bits}, ${run.firstLeaf}, ${run.leaves}) ON CONFLICT (date, run) DO NOTHING`
     },
     async insertDigest(date, size, blockRows, build) {
       return sql.begin(async (tx) => {

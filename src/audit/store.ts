@@ -2,6 +2,7 @@
 // daily digests, the leaf index that proofs of sealed days look ids up in, and a little state.
 import type { Database } from 'bun:sqlite'
 import { addDays } from './dates'
+import { confirmedLeaf, fingerprint, leafPlace, type LeafBucket, type LeafRun } from './leaf-index'
 
 // Migration 3 (kept as released; migration 10 moves its rows into audit_log and drops it).
 export const AUDIT_SCHEMA_V1 = `
@@ -23,7 +24,8 @@ CREATE TRIGGER receipt_log_no_delete BEFORE DELETE ON receipt_log BEGIN SELECT R
 
 // No index on the random receipt_id: it tripled the cost of every insert. All three indexes here
 // grow at their right-hand end (day, then a few MICs or keys, then seq), so inserts stay cheap.
-// Proofs of sealed days find ids in audit_leaves, written in one sorted pass at sealing.
+// Proofs of sealed days find ids in the leaf index written at sealing (audit_leaves until
+// migration 11, then audit_leaf_runs and audit_leaf_buckets: leaf-index.ts).
 export const AUDIT_SCHEMA_V10 = `
 CREATE TABLE audit_log (
   seq INTEGER PRIMARY KEY,
@@ -71,6 +73,19 @@ CREATE TABLE audit_state (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE audit_blocks (date TEXT NOT NULL, block INTEGER NOT NULL, root TEXT NOT NULL, last_seq INTEGER NOT NULL, PRIMARY KEY (date, block)) WITHOUT ROWID;
 CREATE TRIGGER audit_blocks_no_update BEFORE UPDATE ON audit_blocks BEGIN SELECT RAISE(ABORT, 'audit_blocks is append-only'); END;
 CREATE TRIGGER audit_blocks_no_delete BEFORE DELETE ON audit_blocks BEGIN SELECT RAISE(ABORT, 'audit_blocks is append-only'); END;
+`
+
+// Migration 11: the leaf index of days sealed from now on (leaf-index.ts says why and how).
+// audit_leaves stays as it is, read for the days sealed before; nothing writes it any more. A
+// rowid table for the buckets: its rows (about 1 KiB) stay in the table's pages, where a
+// WITHOUT ROWID table would move each one's bytes past a quarter page to an overflow page.
+export const AUDIT_SCHEMA_V11 = `
+CREATE TABLE audit_leaf_runs (date TEXT NOT NULL, run INTEGER NOT NULL, bits INTEGER NOT NULL, first_leaf INTEGER NOT NULL, leaves INTEGER NOT NULL, PRIMARY KEY (date, run)) WITHOUT ROWID;
+CREATE TRIGGER audit_leaf_runs_no_update BEFORE UPDATE ON audit_leaf_runs BEGIN SELECT RAISE(ABORT, 'audit_leaf_runs is append-only'); END;
+CREATE TRIGGER audit_leaf_runs_no_delete BEFORE DELETE ON audit_leaf_runs BEGIN SELECT RAISE(ABORT, 'audit_leaf_runs is append-only'); END;
+CREATE TABLE audit_leaf_buckets (date TEXT NOT NULL, run INTEGER NOT NULL, bucket INTEGER NOT NULL, entries BLOB NOT NULL, PRIMARY KEY (date, run, bucket));
+CREATE TRIGGER audit_leaf_buckets_no_update BEFORE UPDATE ON audit_leaf_buckets BEGIN SELECT RAISE(ABORT, 'audit_leaf_buckets is append-only'); END;
+CREATE TRIGGER audit_leaf_buckets_no_delete BEFORE DELETE ON audit_leaf_buckets BEGIN SELECT RAISE(ABORT, 'audit_leaf_buckets is append-only'); END;
 `
 
 /** One live receipt as logged. receipt_json is null once the body was pruned. */
@@ -140,17 +155,17 @@ export interface AuditStore {
   archivePage(day: string, mic: string, afterSeq: number, limit: number): Promise<{ seq: number; receipt_json: string | null }[]>
   archiveCount(day: string, mic: string): Promise<number>
   keyReceipts(query: KeyReceiptQuery): Promise<AuditRow[]>
+  /** Where a receipt is in a sealed day's tree: the leaf index of days sealed since migration 11, confirmed by the id at that leaf; else audit_leaves. */
   sealedLeaf(receiptId: string): Promise<{ date: string; leaf_index: number } | null>
   unsealedEntry(receiptId: string, fromDay: string): Promise<{ seq: number; day: string } | null>
   leafIndex(day: string, seq: number): Promise<number>
   digest(date: string): Promise<DigestRow | null>
   lastDigest(): Promise<DigestRow | null>
   latestDigests(limit: number): Promise<DigestRow[]>
-  /**
-   * Adds up to `limit` leaves of `date` after log position `afterSeq` to the leaf index, the
-   * first one numbered `firstIndex`; returns the last log position added (null when none).
-   */
-  indexLeaves(date: string, afterSeq: number, firstIndex: number, limit: number): Promise<number | null>
+  /** Adds bucket rows of run `run` of the leaf index of `date` in one transaction; rows already there are kept as they are. */
+  insertLeafBuckets(date: string, run: number, buckets: readonly LeafBucket[]): Promise<void>
+  /** Records run `run` of `date`'s leaf index as written whole (after its buckets): from then on lookups read it. */
+  insertLeafRun(date: string, run: LeafRun): Promise<void>
   /**
    * In one transaction that no batch can commit beside: unless sealed already, checks the day
    * still has `size` rows and stores build(previous) with the roots of the day's full blocks (so
@@ -214,7 +229,22 @@ export function sqliteAuditStore(db: Database): AuditStore {
   const entries = db.query('SELECT seq, receipt_json FROM audit_log WHERE seq >= ? ORDER BY seq LIMIT ?')
   const archivePage = db.query('SELECT seq, receipt_json FROM audit_log WHERE day = ? AND mic = ? AND seq > ? ORDER BY seq LIMIT ?')
   const archiveCount = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ? AND mic = ?')
-  const sealedLeaf = db.query('SELECT date, leaf_index FROM audit_leaves WHERE receipt_id = ?')
+  // For each run of each sealed day, the one bucket row the fingerprint's top bits select.
+  const leafBuckets = db.query(
+    `SELECT r.date AS date, b.entries AS entries FROM audit_leaf_runs r JOIN audit_digests d ON d.date = r.date
+       JOIN audit_leaf_buckets b ON b.date = r.date AND b.run = r.run AND b.bucket = (?1 >> (32 - r.bits))
+     ORDER BY r.date, r.run`,
+  )
+  const idAtLeaf = db.query(
+    `SELECT receipt_id FROM audit_log WHERE day = ?1 AND seq > coalesce((SELECT last_seq FROM audit_blocks WHERE date = ?1 AND block = ?2), 0)
+     ORDER BY seq LIMIT 1 OFFSET ?3`,
+  )
+  const legacyLeaf = db.query('SELECT date, leaf_index FROM audit_leaves WHERE receipt_id = ?')
+  const insertLeafBucket = db.query('INSERT OR IGNORE INTO audit_leaf_buckets (date, run, bucket, entries) VALUES (?, ?, ?, ?)')
+  const insertLeafBuckets = db.transaction((date: string, run: number, buckets: readonly LeafBucket[]) => {
+    for (const bucket of buckets) insertLeafBucket.run(date, run, bucket.bucket, bucket.entries)
+  })
+  const insertLeafRun = db.query('INSERT OR IGNORE INTO audit_leaf_runs (date, run, bits, first_leaf, leaves) VALUES (?, ?, ?, ?, ?)')
   const unsealed = db.query('SELECT seq, day FROM audit_log WHERE day >= ? AND receipt_id = ? ORDER BY seq LIMIT 1')
   const leafIndex = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ? AND seq < ?')
   const digest = db.query('SELECT * FROM audit_digests WHERE date = ?')
@@ -224,12 +254,6 @@ export function sqliteAuditStore(db: Database): AuditStore {
     `INSERT INTO audit_digests (date, total_receipts_issued, exchanges_attested, merkle_root, previous_day_merkle_root, chain_length, computed_at, signed_json)
      VALUES ($date, $total_receipts_issued, $exchanges_attested, $merkle_root, $previous_day_merkle_root, $chain_length, $computed_at, $signed_json)`,
   )
-  // Each chunk sorted by id, so the WITHOUT ROWID table is filled with some locality. OR IGNORE:
-  // a seal interrupted by a crash is simply run again.
-  const insertLeaves = db.query(
-    `INSERT OR IGNORE INTO audit_leaves (receipt_id, date, leaf_index)
-     SELECT receipt_id, day, n FROM (SELECT receipt_id, day, $first + row_number() OVER (ORDER BY seq) - 1 AS n FROM audit_log WHERE day = $date AND seq > $after ORDER BY seq LIMIT $limit) ORDER BY receipt_id`,
-  )
   const lastSeqOfChunk = db.query('SELECT max(seq) AS seq FROM (SELECT seq FROM audit_log WHERE day = ? AND seq > ? ORDER BY seq LIMIT ?)')
   const state = db.query('SELECT value FROM audit_state WHERE name = ?')
   const setState = db.query('INSERT OR IGNORE INTO audit_state (name, value) VALUES (?, ?)')
@@ -237,11 +261,6 @@ export function sqliteAuditStore(db: Database): AuditStore {
   const sealedDates = db.query('SELECT date FROM audit_digests WHERE date > ? AND date < ? ORDER BY date')
   const pruneRange = db.query('UPDATE audit_log SET receipt_json = NULL WHERE day = ? AND seq > ? AND seq <= ? AND receipt_json IS NOT NULL')
 
-  const indexChunk = db.transaction((date: string, afterSeq: number, firstIndex: number, limit: number): number | null => {
-    const last = (lastSeqOfChunk.get(date, afterSeq, limit) as { seq: number | null }).seq
-    if (last !== null) insertLeaves.run({ date, after: afterSeq, first: firstIndex, limit })
-    return last
-  })
   const pruneChunk = db.transaction((day: string, afterSeq: number, limit: number) => {
     const last = (lastSeqOfChunk.get(day, afterSeq, limit) as { seq: number | null }).seq
     return { lastSeq: last, pruned: last === null ? 0 : pruneRange.run(day, afterSeq, last).changes }
@@ -320,7 +339,13 @@ export function sqliteAuditStore(db: Database): AuditStore {
       return keyQuery(query)
     },
     async sealedLeaf(receiptId) {
-      return sealedLeaf.get(receiptId) as { date: string; leaf_index: number } | null
+      const { hi, lo } = fingerprint(receiptId)
+      const rows = leafBuckets.all(hi) as { date: string; entries: Uint8Array }[]
+      const idAt = async (date: string, leaf: number) => {
+        const { blockBefore, offset } = leafPlace(leaf)
+        return (idAtLeaf.get(date, blockBefore, offset) as { receipt_id: string } | null)?.receipt_id ?? null
+      }
+      return (await confirmedLeaf(receiptId, lo, rows, idAt)) ?? (legacyLeaf.get(receiptId) as { date: string; leaf_index: number } | null)
     },
     async unsealedEntry(receiptId, fromDay) {
       return unsealed.get(fromDay, receiptId) as { seq: number; day: string } | null
@@ -337,8 +362,11 @@ export function sqliteAuditStore(db: Database): AuditStore {
     async latestDigests(limit) {
       return latest.all(limit) as DigestRow[]
     },
-    async indexLeaves(date, afterSeq, firstIndex, limit) {
-      return indexChunk.immediate(date, afterSeq, firstIndex, limit)
+    async insertLeafBuckets(date, run, buckets) {
+      insertLeafBuckets.immediate(date, run, buckets)
+    },
+    async insertLeafRun(date, run) {
+      insertLeafRun.run(date, run.run, run.bits, run.firstLeaf, run.leaves)
     },
     async insertDigest(date, size, blockRows, build) {
       return sealDigest.immediate(date, size, blockRows, build)

@@ -1,4 +1,5 @@
-// The audit store on both backends: the log's queries, sealing, the leaf index and pruning; and
+// The audit store on both backends: the log's queries, sealing and pruning (the leaf index:
+// leaf-index.contract.test.ts); and
 // on PostgreSQL through two pools as two nodes: concurrent batches get gapless positions and a
 // reader never sees a hole (the day trees cache full blocks on that), a day sealed by one node
 // refuses the other's late rows inside its transaction, and both nodes compute the same tree.
@@ -88,15 +89,10 @@ forEachBackend('audit store', (fresh) => {
     expect(await store.sealedDatesBetween('2026-01-01', NEXT)).toEqual([DAY])
   })
 
-  test('the leaf index, pruning and state', async () => {
+  test('pruning and state', async () => {
     const store = nodeStore(await fresh())
     const rows = Array.from({ length: 5 }, () => row(DAY))
     await store.insertBatch(rows)
-    expect(await store.indexLeaves(DAY, 0, 0, 3)).toBe(3)
-    expect(await store.indexLeaves(DAY, 3, 3, 3)).toBe(5)
-    expect(await store.indexLeaves(DAY, 5, 5, 3)).toBeNull()
-    expect(await store.indexLeaves(DAY, 0, 0, 3)).toBe(3) // again: nothing new, no error
-    expect(await store.sealedLeaf(rows[4]!.receipt_id)).toEqual({ date: DAY, leaf_index: 4 })
     expect(await store.pruneChunk(DAY, 0, 2)).toEqual({ lastSeq: 2, pruned: 2 })
     expect(await store.pruneChunk(DAY, 2, 10)).toEqual({ lastSeq: 5, pruned: 3 })
     expect((await store.archivePage(DAY, 'XNYS', 0, 10)).every((r) => r.receipt_json === null)).toBe(true)
