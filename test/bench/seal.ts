@@ -40,22 +40,26 @@ export interface SealFigures {
   longestPauseMs: number
   /** Wall time of each store method the sealer called, in ms, and how many calls. */
   calls: Record<string, { ms: number; count: number }>
+  /** Event-loop pauses of 50 ms or more while sealing, with the store call in flight (none: the sealer's own code). */
+  pauses: string[]
   proofFirstMs: number
   proofMedianMs: number
   load: { before: number[]; after: number[] }
 }
 
-/** The store with the wall time of every call added up per method while `timing.on`. */
-function timedStore(store: AuditStore, calls: SealFigures['calls'], timing: { on: boolean }): AuditStore {
+/** The store with the wall time of every call added up per method while `timing.on`; `timing.current` names the call in flight. */
+function timedStore(store: AuditStore, calls: SealFigures['calls'], timing: { on: boolean; current: string }): AuditStore {
   return new Proxy(store, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver)
       if (typeof value !== 'function') return value
       return async (...args: unknown[]) => {
         const start = performance.now()
+        timing.current = String(name)
         try {
           return await value.apply(target, args)
         } finally {
+          timing.current = ''
           if (timing.on) {
             const entry = (calls[String(name)] ??= { ms: 0, count: 0 })
             entry.ms += performance.now() - start
@@ -85,21 +89,31 @@ async function fill(store: AuditStore, receipts: number): Promise<string[]> {
   return sample
 }
 
-async function sealOn(backend: string, raw: AuditStore, receipts: number): Promise<SealFigures> {
+async function sealOn(backend: string, raw: AuditStore, receipts: number, settle: () => void = () => {}): Promise<SealFigures> {
   const before = loadavg()
   const calls: SealFigures['calls'] = {}
-  const timing = { on: false }
+  const timing = { on: false, current: '' }
   const store = timedStore(raw, calls, timing)
   const fillStart = performance.now()
   const sample = await fill(raw, receipts)
   const fillSeconds = (performance.now() - fillStart) / 1000
+  settle()
   const log = memoryLogger('error')
   const signer = Signer.fromSeed(new Uint8Array(32).fill(7), 'key_bench_v1', '2026-01-01T00:00:00.000Z', null)
   const clock = { now: () => DAY_START + 86_400_000 + 60_000 }
   const trail = auditTrail({ audit: new AuditLog(store, log), signer, issuer: 'bench.local', clock, log, retentionDays: 35 })
   await trail.sealer.startedOn()
   timing.on = true
+  const pauses: string[] = []
+  const sealStart = performance.now()
+  let beat = sealStart
+  const watch = setInterval(() => {
+    const now = performance.now()
+    if (now - beat >= 50) pauses.push(`${Math.round(now - beat)} ms at ${((now - sealStart) / 1000).toFixed(1)} s (${timing.current || 'sealer'})`)
+    beat = now
+  }, 1)
   const { sealed, sealSeconds, longestPauseMs } = await timedSeal(trail)
+  clearInterval(watch)
   timing.on = false
   if (sealed.join() !== DAY) throw new Error(`seal bench: expected ${DAY} sealed, got ${sealed.join(',')}`)
   // Proofs as the endpoint makes them, with the trees of a process that just started.
@@ -112,7 +126,7 @@ async function sealOn(backend: string, raw: AuditStore, receipts: number): Promi
     if (!proof.sealed || !verifyInclusion(id, proof.leaf_index, receipts, proof.audit_path, proof.merkle_root)) throw new Error('seal bench: a proof does not verify')
   }
   const rest = times.slice(1).sort((a, b) => a - b)
-  return { backend, receipts, fillSeconds, sealSeconds, longestPauseMs, calls, proofFirstMs: times[0]!, proofMedianMs: rest[Math.floor(rest.length / 2)]!, load: { before, after: loadavg() } }
+  return { backend, receipts, fillSeconds, sealSeconds, longestPauseMs, calls, pauses, proofFirstMs: times[0]!, proofMedianMs: rest[Math.floor(rest.length / 2)]!, load: { before, after: loadavg() } }
 }
 
 export async function sqliteSealBench(receipts: number): Promise<SealFigures> {
@@ -121,7 +135,8 @@ export async function sqliteSealBench(receipts: number): Promise<SealFigures> {
     const db = openDatabase(join(dir, 'openbell.sqlite'))
     applyMigrations(db, MIGRATIONS)
     try {
-      return await sealOn('sqlite', sqliteAuditStore(db), receipts)
+      // The service's checkpoint worker keeps the WAL short; here it is emptied once after the fill.
+      return await sealOn('sqlite', sqliteAuditStore(db), receipts, () => db.run('PRAGMA wal_checkpoint(TRUNCATE)'))
     } finally {
       db.close()
     }
@@ -152,5 +167,6 @@ if (import.meta.main) {
     const calls = Object.entries(figures.calls).map(([name, { ms, count }]) => `${name} ${(ms / 1000).toFixed(2)} s/${count}`).join(', ')
     console.log(`${figures.backend}: ${figures.receipts} receipts, fill ${figures.fillSeconds.toFixed(1)} s; seal ${figures.sealSeconds.toFixed(2)} s, longest pause ${figures.longestPauseMs.toFixed(1)} ms; proofs first ${figures.proofFirstMs.toFixed(1)} ms, median ${figures.proofMedianMs.toFixed(1)} ms; load ${figures.load.before.map((l) => l.toFixed(2)).join(' ')} -> ${figures.load.after.map((l) => l.toFixed(2)).join(' ')}`)
     console.log(`  store calls while sealing: ${calls}`)
+    console.log(`  pauses of 50 ms or more: ${figures.pauses.join(', ') || 'none'}`)
   }
 }
