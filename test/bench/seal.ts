@@ -40,26 +40,25 @@ export interface SealFigures {
   longestPauseMs: number
   /** Wall time of each store method the sealer called, in ms, and how many calls. */
   calls: Record<string, { ms: number; count: number }>
-  /** Event-loop pauses of 50 ms or more while sealing, with the store call in flight (none: the sealer's own code). */
+  /** Event-loop pauses of 50 ms or more while sealing, each with the store call made last before it (SQLite's calls run synchronously inside it). */
   pauses: string[]
   proofFirstMs: number
   proofMedianMs: number
   load: { before: number[]; after: number[] }
 }
 
-/** The store with the wall time of every call added up per method while `timing.on`; `timing.current` names the call in flight. */
-function timedStore(store: AuditStore, calls: SealFigures['calls'], timing: { on: boolean; current: string }): AuditStore {
+/** The store with the wall time of every call added up per method while `timing.on`; `timing.last` names the call made last. */
+function timedStore(store: AuditStore, calls: SealFigures['calls'], timing: { on: boolean; last: string }): AuditStore {
   return new Proxy(store, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver)
       if (typeof value !== 'function') return value
       return async (...args: unknown[]) => {
         const start = performance.now()
-        timing.current = String(name)
+        timing.last = String(name)
         try {
           return await value.apply(target, args)
         } finally {
-          timing.current = ''
           if (timing.on) {
             const entry = (calls[String(name)] ??= { ms: 0, count: 0 })
             entry.ms += performance.now() - start
@@ -92,7 +91,7 @@ async function fill(store: AuditStore, receipts: number): Promise<string[]> {
 async function sealOn(backend: string, raw: AuditStore, receipts: number, settle: () => void = () => {}): Promise<SealFigures> {
   const before = loadavg()
   const calls: SealFigures['calls'] = {}
-  const timing = { on: false, current: '' }
+  const timing = { on: false, last: '' }
   const store = timedStore(raw, calls, timing)
   const fillStart = performance.now()
   const sample = await fill(raw, receipts)
@@ -109,7 +108,7 @@ async function sealOn(backend: string, raw: AuditStore, receipts: number, settle
   let beat = sealStart
   const watch = setInterval(() => {
     const now = performance.now()
-    if (now - beat >= 50) pauses.push(`${Math.round(now - beat)} ms at ${((now - sealStart) / 1000).toFixed(1)} s (${timing.current || 'sealer'})`)
+    if (now - beat >= 50) pauses.push(`${Math.round(now - beat)} ms at ${((now - sealStart) / 1000).toFixed(1)} s (after ${timing.last})`)
     beat = now
   }, 1)
   const { sealed, sealSeconds, longestPauseMs } = await timedSeal(trail)
