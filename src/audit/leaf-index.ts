@@ -67,6 +67,16 @@ export interface LeafRun {
   leaves: number
 }
 
+/**
+ * The low half as stored in an entry (4 bytes, little-endian): the stores return only bucket
+ * rows that hold these bytes somewhere (a byte search in the database), not the row of every run.
+ */
+export function storedLow(lo: number): Uint8Array {
+  const bytes = new Uint8Array(4)
+  new DataView(bytes.buffer).setUint32(0, lo, true)
+  return bytes
+}
+
 /** Leaf indexes in a bucket's entries whose fingerprint has the low half `lo` (candidates, to be confirmed). */
 export function candidatesIn(entries: Uint8Array, lo: number): number[] {
   const view = new DataView(entries.buffer, entries.byteOffset, entries.byteLength)

@@ -16,7 +16,7 @@ import type { SQL } from 'bun'
 import { addDays } from './dates'
 import { sqlState } from '../store/postgres'
 import { SealedDayError, type AuditRow, type AuditStore, type BlockRow, type DigestRow, type IdRow, type KeyReceiptQuery } from './store'
-import { confirmedLeaf, fingerprint, leafPlace } from './leaf-index'
+import { confirmedLeaf, fingerprint, leafPlace, storedLow } from './leaf-index'
 
 const COLUMNS = ['receipt_id', 'day', 'mic', 'status', 'source', 'issued_at', 'schema_version', 'surface', 'key_hash', 'payment_ref', 'client_ref', 'receipt_json'] as const
 const ROW_COLUMNS = COLUMNS.join(', ')
@@ -89,13 +89,15 @@ export function postgresAuditStore(sql: SQL): AuditStore {
     keyReceipts,
     async sealedLeaf(receiptId) {
       const { hi, lo } = fingerprint(receiptId)
-      // For each run of each sealed day, the one bucket row the fingerprint's top bits select.
-      const rows = (await sql`SELECT r.date, b.entries FROM audit_leaf_runs r JOIN audit_digests d ON d.date = r.date
+      // For each run of each day, the one bucket row the fingerprint's top bits select, if it
+      // holds the low half's bytes anywhere (sending every run's row cost more than the lookups).
+      const rows = (await sql`SELECT r.date, b.entries FROM audit_leaf_runs r
         JOIN audit_leaf_buckets b ON b.date = r.date AND b.run = r.run AND b.bucket = (${hi}::bigint >> (32 - r.bits))::int
-        ORDER BY r.date, r.run`) as { date: string; entries: Uint8Array }[]
+        WHERE position(${Buffer.from(storedLow(lo))}::bytea IN b.entries) > 0 ORDER BY r.date, r.run`) as { date: string; entries: Uint8Array }[]
       const idAt = async (date: string, leaf: number) => {
         const { blockBefore, offset } = leafPlace(leaf)
-        const row = await one<{ receipt_id: string }>(sql`SELECT receipt_id FROM audit_log WHERE day = ${date}
+        // The id at a leaf of a sealed day (its digest is there, and with it the roots of its blocks).
+        const row = await one<{ receipt_id: string }>(sql`SELECT receipt_id FROM audit_log WHERE day = ${date} AND EXISTS (SELECT 1 FROM audit_digests WHERE date = ${date})
           AND seq > coalesce((SELECT last_seq FROM audit_blocks WHERE date = ${date} AND block = ${blockBefore}), 0) ORDER BY audit_log.seq OFFSET ${offset} LIMIT 1`)
         return row?.receipt_id ?? null
       }

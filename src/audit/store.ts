@@ -2,7 +2,7 @@
 // daily digests, the leaf index that proofs of sealed days look ids up in, and a little state.
 import type { Database } from 'bun:sqlite'
 import { addDays } from './dates'
-import { confirmedLeaf, fingerprint, leafPlace, type LeafBucket, type LeafRun } from './leaf-index'
+import { confirmedLeaf, fingerprint, leafPlace, storedLow, type LeafBucket, type LeafRun } from './leaf-index'
 
 // Migration 3 (kept as released; migration 10 moves its rows into audit_log and drops it).
 export const AUDIT_SCHEMA_V1 = `
@@ -229,14 +229,17 @@ export function sqliteAuditStore(db: Database): AuditStore {
   const entries = db.query('SELECT seq, receipt_json FROM audit_log WHERE seq >= ? ORDER BY seq LIMIT ?')
   const archivePage = db.query('SELECT seq, receipt_json FROM audit_log WHERE day = ? AND mic = ? AND seq > ? ORDER BY seq LIMIT ?')
   const archiveCount = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ? AND mic = ?')
-  // For each run of each sealed day, the one bucket row the fingerprint's top bits select.
+  // For each run of each day, the one bucket row the fingerprint's top bits select, if it holds
+  // the low half's bytes anywhere (returning every run's row cost more than the lookups).
   const leafBuckets = db.query(
-    `SELECT r.date AS date, b.entries AS entries FROM audit_leaf_runs r JOIN audit_digests d ON d.date = r.date
+    `SELECT r.date AS date, b.entries AS entries FROM audit_leaf_runs r
        JOIN audit_leaf_buckets b ON b.date = r.date AND b.run = r.run AND b.bucket = (?1 >> (32 - r.bits))
-     ORDER BY r.date, r.run`,
+     WHERE instr(b.entries, ?2) > 0 ORDER BY r.date, r.run`,
   )
+  // The id at a leaf of a sealed day (its digest is there, and with it the roots of its blocks).
   const idAtLeaf = db.query(
-    `SELECT receipt_id FROM audit_log WHERE day = ?1 AND seq > coalesce((SELECT last_seq FROM audit_blocks WHERE date = ?1 AND block = ?2), 0)
+    `SELECT receipt_id FROM audit_log WHERE day = ?1 AND EXISTS (SELECT 1 FROM audit_digests WHERE date = ?1)
+       AND seq > coalesce((SELECT last_seq FROM audit_blocks WHERE date = ?1 AND block = ?2), 0)
      ORDER BY seq LIMIT 1 OFFSET ?3`,
   )
   const legacyLeaf = db.query('SELECT date, leaf_index FROM audit_leaves WHERE receipt_id = ?')
@@ -340,7 +343,7 @@ export function sqliteAuditStore(db: Database): AuditStore {
     },
     async sealedLeaf(receiptId) {
       const { hi, lo } = fingerprint(receiptId)
-      const rows = leafBuckets.all(hi) as { date: string; entries: Uint8Array }[]
+      const rows = leafBuckets.all(hi, storedLow(lo)) as { date: string; entries: Uint8Array }[]
       const idAt = async (date: string, leaf: number) => {
         const { blockBefore, offset } = leafPlace(leaf)
         return (idAtLeaf.get(date, blockBefore, offset) as { receipt_id: string } | null)?.receipt_id ?? null

@@ -140,7 +140,8 @@ forEachBackend('leaf index', (fresh, backend) => {
     expect(runs).toHaveLength(3)
     expect(await tableRows(cut, 'audit_leaf_runs')).toEqual(runs)
     expect(await tableRows(cut, 'audit_leaf_buckets')).toEqual(await tableRows(clean, 'audit_leaf_buckets'))
-    // Sealed: the leaves of all three runs are found.
+    // Not sealed yet: the index does not answer for the day; sealed, the leaves of all three runs are found.
+    expect(await cutStore.sealedLeaf(rows[0]!.receipt_id)).toBeNull()
     const tree = await new DayTrees(cutStore).tree(DAY)
     const blocks = tree.full.roots.slice(0, tree.fullCount).map((root, index) => ({ root: toHex(root), last_seq: tree.full.lastSeqs[index]! }))
     await cutStore.insertDigest(DAY, tree.size, blocks, (previous) => digestRow(DAY, tree.size, tree.rootHex, previous))
