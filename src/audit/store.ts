@@ -230,10 +230,11 @@ export function sqliteAuditStore(db: Database): AuditStore {
   const archivePage = db.query('SELECT seq, receipt_json FROM audit_log WHERE day = ? AND mic = ? AND seq > ? ORDER BY seq LIMIT ?')
   const archiveCount = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ? AND mic = ?')
   // For each run of each day, the one bucket row the fingerprint's top bits select, if it holds
-  // the low half's bytes anywhere (returning every run's row cost more than the lookups).
+  // the low half's bytes anywhere (returning every run's row cost more than the lookups). CROSS
+  // JOIN keeps the runs as the outer loop, so each bucket row is one key lookup, never a scan.
   const leafBuckets = db.query(
     `SELECT r.date AS date, b.entries AS entries FROM audit_leaf_runs r
-       JOIN audit_leaf_buckets b ON b.date = r.date AND b.run = r.run AND b.bucket = (?1 >> (32 - r.bits))
+       CROSS JOIN audit_leaf_buckets b ON b.date = r.date AND b.run = r.run AND b.bucket = (?1 >> (32 - r.bits))
      WHERE instr(b.entries, ?2) > 0 ORDER BY r.date, r.run`,
   )
   // The id at a leaf of a sealed day (its digest is there, and with it the roots of its blocks).
