@@ -1,0 +1,100 @@
+// `bun run test`: the whole suite as three `bun test` processes side by side, then one summary.
+// Why: most of the suite's time is waiting (nodes' clocks running to midnight, leases expiring,
+// browsers and child processes starting), not CPU: one process after another took 7–10 minutes
+// on a 2-core machine. The groups split along what the files start: the multi-node files (child
+// processes on one PostgreSQL), the browser and end-to-end files (Chromium, the service as a child
+// process), and the in-process rest; each process has its own PostgreSQL cluster
+// (test/helpers/postgres-cluster.ts) and every file picks free ports and its own temp directories.
+// With arguments (`bun run test test/audit`), it is plain `bun test` on them.
+import { Glob } from 'bun'
+import { resolve } from 'node:path'
+
+const ROOT = resolve(import.meta.dir, '..')
+const TIMEOUT = ['--timeout', '20000']
+
+/** Groups run side by side; a file goes to the first group that matches it, else to "others". */
+const GROUPS: { name: string; files: RegExp }[] = [
+  { name: 'multi-node', files: /^test\/nodes\// },
+  { name: 'browser and end-to-end', files: /^test\/(browser|e2e)\// },
+]
+
+interface GroupResult {
+  name: string
+  files: number
+  output: string
+  exitCode: number
+  seconds: number
+}
+
+async function runGroup(name: string, files: string[]): Promise<GroupResult> {
+  const started = performance.now()
+  // One stream for stdout and stderr, in the order bun test wrote them.
+  const child = Bun.spawn(['sh', '-c', 'exec "$0" test "$@" 2>&1', process.execPath, ...TIMEOUT, ...files], {
+    cwd: ROOT,
+    env: { ...process.env, TZ: 'UTC' },
+    stdout: 'pipe',
+    stdin: 'ignore',
+  })
+  const output = await new Response(child.stdout).text()
+  const exitCode = await child.exited
+  return { name, files: files.length, output, exitCode, seconds: (performance.now() - started) / 1000 }
+}
+
+/** The counts of bun test's closing lines (" 12 pass", " 1 fail", " 3 expect() calls", …) just above "Ran N tests". */
+function counts(output: string): Map<string, number> | null {
+  const lines = output.split('\n')
+  let ran = lines.length - 1
+  while (ran >= 0 && !/^Ran \d+ tests? across \d+ files?\./.test(lines[ran]!)) ran--
+  if (ran < 0) return null
+  const found = new Map<string, number>()
+  for (let i = ran - 1; i >= 0; i--) {
+    const match = /^ *(\d+) (pass|fail|skip|todo|errors?|snapshots?|expect\(\) calls)$/.exec(lines[i]!)
+    if (!match) break
+    found.set(match[2]!.replace(/^(error|snapshot)s$/, '$1'), Number(match[1]))
+  }
+  return found
+}
+
+const args = process.argv.slice(2)
+if (args.length) {
+  const child = Bun.spawn([process.execPath, 'test', ...TIMEOUT, ...args], { cwd: ROOT, env: { ...process.env, TZ: 'UTC' }, stdio: ['inherit', 'inherit', 'inherit'] })
+  process.exit(await child.exited)
+}
+
+const all = [...new Glob('test/**/*.test.ts').scanSync({ cwd: ROOT })].filter((file) => !file.includes('node_modules')).sort()
+const groups = [...GROUPS.map(({ name, files }) => ({ name, files: all.filter((file) => files.test(file) && GROUPS.find((group) => group.files.test(file))!.name === name) })), { name: 'others', files: all.filter((file) => !GROUPS.some((group) => group.files.test(file))) }]
+console.log(`bun test: ${all.length} files in ${groups.length} processes side by side (${groups.map((group) => `${group.name}: ${group.files.length}`).join(', ')}); each group's output is printed when it ends`)
+
+const started = performance.now()
+const results: GroupResult[] = []
+// Printed as each group ends, so the first group's failures are readable while the others run.
+await Promise.all(groups.map((group) => runGroup(group.name, group.files).then((result) => {
+  results.push(result)
+  console.log(`\n===== group "${result.name}" (${result.files} files): exit ${result.exitCode} after ${result.seconds.toFixed(1)} s =====`)
+  process.stdout.write(result.output)
+})))
+
+const total = new Map<string, number>()
+let broken = 0
+for (const result of results) {
+  const found = counts(result.output)
+  if (!found) {
+    // A process that died before its summary (a crash, a kill) is a failure, not a silent gap.
+    console.log(`!! group "${result.name}" ended (exit ${result.exitCode}) without bun test's summary`)
+    broken++
+    continue
+  }
+  for (const [kind, n] of found) total.set(kind, (total.get(kind) ?? 0) + n)
+  if (result.exitCode !== 0 && !found.get('fail') && !found.get('error')) broken++
+}
+const failed = (total.get('fail') ?? 0) + broken
+const testsRun = (total.get('pass') ?? 0) + (total.get('fail') ?? 0) + (total.get('skip') ?? 0) + (total.get('todo') ?? 0)
+console.log(`\n===== all ${groups.length} groups =====`)
+console.log(` ${total.get('pass') ?? 0} pass`)
+if (total.get('skip')) console.log(` ${total.get('skip')} skip`)
+if (total.get('todo')) console.log(` ${total.get('todo')} todo`)
+console.log(` ${failed} fail`)
+if (total.get('error')) console.log(` ${total.get('error')} error`)
+console.log(` ${total.get('expect() calls') ?? 0} expect() calls`)
+console.log(`Ran ${testsRun} tests across ${all.length} files. [${((performance.now() - started) / 1000).toFixed(2)}s]`)
+process.exit(failed || results.some((result) => result.exitCode !== 0) ? 1 : 0)
