@@ -74,16 +74,18 @@ forEachBackend('audit store', (fresh) => {
 
   test('sealing: the count must match, a sealed day refuses its late rows (all or nothing), the next day goes on', async () => {
     const store = nodeStore(await fresh())
-    await store.insertBatch([row(DAY), row(DAY)])
-    await expect(store.insertDigest(DAY, 3, [], digestOf(DAY, 3))).rejects.toThrow(/has 2 rows/)
-    const sealed = await store.insertDigest(DAY, 2, [{ root: 'b'.repeat(64), last_seq: 2 }], digestOf(DAY, 2))
-    expect(await store.insertDigest(DAY, 2, [], digestOf(DAY, 99))).toEqual(sealed) // sealed once
+    // A full block of 1,024 and two rows after it: the recount counts the rows after the blocks.
+    await store.insertBatch(Array.from({ length: 1026 }, () => row(DAY)))
+    await expect(store.insertDigest(DAY, 1027, [], digestOf(DAY, 1027))).rejects.toThrow(/has 1026 rows/)
+    await expect(store.insertDigest(DAY, 1027, [{ root: 'b'.repeat(64), last_seq: 1024 }], digestOf(DAY, 1027))).rejects.toThrow(/has 1026 rows/)
+    const sealed = await store.insertDigest(DAY, 1026, [{ root: 'b'.repeat(64), last_seq: 1024 }], digestOf(DAY, 1026))
+    expect(await store.insertDigest(DAY, 1026, [], digestOf(DAY, 99))).toEqual(sealed) // sealed once
     const late = store.insertBatch([row(NEXT), row(DAY)])
     await expect(late).rejects.toBeInstanceOf(SealedDayError)
     expect(await store.dayCount(NEXT)).toBe(0)
     await store.insertBatch([row(NEXT)])
     expect(await store.dayCount(NEXT)).toBe(1)
-    expect(await store.blocks(DAY)).toEqual([{ root: 'b'.repeat(64), last_seq: 2 }])
+    expect(await store.blocks(DAY)).toEqual([{ root: 'b'.repeat(64), last_seq: 1024 }])
     expect((await store.lastDigest())!.date).toBe(DAY)
     expect((await store.latestDigests(5)).map((d) => d.date)).toEqual([DAY])
     expect(await store.sealedDatesBetween('2026-01-01', NEXT)).toEqual([DAY])
