@@ -8,14 +8,22 @@
 // - A node may refuse early: when the database has nothing left to claim while another node still
 //   holds unused requests of its slice. A node holds one slice at a time (it claims again only
 //   when its slice is used up), of max(1, ⌊(limit − stored) / SLICE_DIVISOR⌋) requests at the
-//   time of the claim and never more than `maxSlice`. So a refusal leaves unused at most one
-//   slice per other node: at most (nodes − 1) × min(maxSlice, max(1, ⌊limit / SLICE_DIVISOR⌋))
-//   requests, and a slice claimed when fewer than 2 × SLICE_DIVISOR were left is a single
-//   request, used by the request that claimed it. A slice unused for SLICE_IDLE_MS is given back
-//   at the next give-back round (each second), so the unused part comes back within about two
-//   seconds of its node going quiet; every slice at a clean stop. A node that dies keeps its slice
-//   counted for that day: at most one slice per key it was serving, under-admission only.
+//   time of the claim and never more than its current size (below). So a refusal leaves unused
+//   at most one slice per other node: at most (nodes − 1) × min(maxSlice, max(1, ⌊limit /
+//   SLICE_DIVISOR⌋)) requests, and a slice claimed when fewer than 2 × SLICE_DIVISOR were left is
+//   a single request, used by the request that claimed it. A slice unused for SLICE_IDLE_MS is
+//   given back at the next give-back round (each second), so the unused part comes back within
+//   about two seconds of its node going quiet; every slice at a clean stop. A node that dies keeps
+//   its slice counted for that day: at most one slice per key it was serving, under-admission only.
 // - The stored day count includes claimed-but-unused requests until they are given back.
+//
+// The size adapts to the key's pace: a key starts at FIRST_SLICE, and a slice used up within
+// SLICE_GROW_MS of its claim makes the next one twice as large, up to `maxSlice`; one that lasted
+// longer than SLICE_IDLE_MS starts again at FIRST_SLICE. A claim is a durable commit (a WAL
+// flush on PostgreSQL) that every request of the key waits on once its slice is used up, so at a
+// fixed size a key answering thousands of requests a second waited on one about every 64
+// requests (a probe of the scale-out bench: PostgreSQL ÷ SQLite 0.50–0.60 with 64, 0.67–0.77
+// with slices grown to 4,096; docs/performance.md); a quiet key still claims small slices.
 //
 // With `maxSlice` 1 every admission is one claim of one request: exact with no early refusal
 // (several SQLite processes on one file, REUSE_PORT).
@@ -25,8 +33,12 @@ import type { MeterWrites } from './usage-store'
 
 /** A slice is at most this fraction of what is left of the day's quota… */
 export const SLICE_DIVISOR = 16
-/** …and at most this many requests (PostgreSQL nodes). */
-export const MAX_SLICE = 64
+/** …and at most this many requests (PostgreSQL nodes): a busy key's slices grow to it… */
+export const MAX_SLICE = 4096
+/** …from this many, a key's first slice (and again after a slow one). */
+export const FIRST_SLICE = 64
+/** A slice used up within this long of its claim makes the next one twice as large. */
+export const SLICE_GROW_MS = 250
 /** A slice that admitted nothing for this long is given back at the next round. */
 export const SLICE_IDLE_MS = 1000
 
@@ -39,6 +51,9 @@ interface Slice {
   stored: number
   /** When this node last admitted from the slice (or claimed it). */
   usedAt: number
+  /** The size of the next claim (before the limit's share caps it), and when the last claim got its requests. */
+  size: number
+  claimedAt: number
   /** The claim in flight, resolving to the number of requests it got (0: nothing left). */
   claiming: Promise<number> | null
 }
@@ -116,7 +131,7 @@ export class QuotaSlices {
     const id = `${accountId}|${day}`
     let slice = this.slices.get(id)
     if (!slice) {
-      slice = { accountId, day, unused: 0, stored: 0, usedAt: this.clock.now(), claiming: null }
+      slice = { accountId, day, unused: 0, stored: 0, usedAt: this.clock.now(), size: Math.min(FIRST_SLICE, this.maxSlice), claimedAt: Number.NEGATIVE_INFINITY, claiming: null }
       this.slices.set(id, slice)
     }
     return slice
@@ -124,7 +139,10 @@ export class QuotaSlices {
 
   /** Claims a slice: its size, or 1 when that does not fit, or nothing (0). */
   private async claim(slice: Slice, limit: number, cap: number): Promise<number> {
-    const want = Math.max(1, Math.min(cap, Math.floor((limit - slice.stored) / SLICE_DIVISOR)))
+    const lasted = this.clock.now() - slice.claimedAt
+    if (lasted < SLICE_GROW_MS) slice.size = Math.min(this.maxSlice, slice.size * 2)
+    else if (lasted > SLICE_IDLE_MS) slice.size = Math.min(FIRST_SLICE, this.maxSlice)
+    const want = Math.max(1, Math.min(cap, slice.size, Math.floor((limit - slice.stored) / SLICE_DIVISOR)))
     let got = want
     let stored = await this.writes.claim(slice.accountId, slice.day, limit, want)
     if (stored === null && want > 1) {
@@ -137,7 +155,7 @@ export class QuotaSlices {
     }
     slice.stored = stored
     slice.unused += got
-    slice.usedAt = this.clock.now()
+    slice.usedAt = slice.claimedAt = this.clock.now()
     return got
   }
 }

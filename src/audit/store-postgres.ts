@@ -81,7 +81,7 @@ export function postgresAuditStore(sql: SQL): AuditStore {
       return (await one<{ seq: number | null }>(sql`SELECT max(seq)::float8 AS seq FROM audit_log WHERE day = ${day}`))!.seq
     },
     async entries(fromSeq, limit) {
-      return (await sql`SELECT seq::float8 AS seq, receipt_json FROM audit_log WHERE seq >= ${fromSeq} ORDER BY seq LIMIT ${limit}`) as { seq: number; receipt_json: string | null }[]
+      return (await sql`SELECT seq::float8 AS seq, receipt_json FROM audit_log WHERE seq >= ${fromSeq} ORDER BY audit_log.seq LIMIT ${limit}`) as { seq: number; receipt_json: string | null }[]
     },
     async archivePage(day, mic, afterSeq, limit) {
       return (await sql`SELECT seq::float8 AS seq, receipt_json FROM audit_log WHERE day = ${day} AND mic = ${mic} AND seq > ${afterSeq} ORDER BY audit_log.seq LIMIT ${limit}`) as { seq: number; receipt_json: string | null }[]

@@ -16,7 +16,7 @@ import { postgresAccountStore } from '../../src/accounts/store-postgres'
 import { sqliteMeterWrites, sqliteUsageStore, type MeterWrites } from '../../src/accounts/usage-store'
 import { postgresMeterWrites, postgresUsageStore } from '../../src/accounts/usage-store-postgres'
 import { Meter, type MeterOutcome } from '../../src/accounts/metering'
-import { MAX_SLICE, SLICE_DIVISOR, SLICE_IDLE_MS } from '../../src/accounts/quota-slices'
+import { FIRST_SLICE, MAX_SLICE, SLICE_DIVISOR, SLICE_GROW_MS, SLICE_IDLE_MS } from '../../src/accounts/quota-slices'
 import { memoryLogger } from '../../src/log'
 import { forEachBackend, type TestBackend } from '../helpers/backends'
 import { FakeClock } from '../helpers/app'
@@ -96,12 +96,25 @@ forEachBackend('quota slices', (fresh) => {
     expect(await stored(backend, account.id)).toBe(LIMIT)
   })
 
-  test('slices: at most MAX_SLICE and ⌊remaining / SLICE_DIVISOR⌋, 1 near the end; a busy key costs one claim per slice', async () => {
-    const { claims, nodes: [a], key } = await open(20_000)
+  test('slices: a busy key\'s grow from FIRST_SLICE to MAX_SLICE, a slow key\'s stay at FIRST_SLICE; one claim per slice', async () => {
+    const { clock, claims, nodes: [a], key } = await open(200_000)
     const account = await key()
-    expect(admittedBy(await many(a, account, 1000))).toBe(1000)
-    expect(claims.every((size) => size === MAX_SLICE)).toBe(true)
-    expect(claims.length).toBe(Math.ceil(1000 / MAX_SLICE))
+    // Every slice used up at once (the clock stands still): each claim twice the last, up to MAX_SLICE.
+    const growth: number[] = []
+    for (let size = FIRST_SLICE; size < MAX_SLICE; size *= 2) growth.push(size)
+    const grown = growth.reduce((sum, size) => sum + size, 0)
+    expect(admittedBy(await many(a, account, grown + 2 * MAX_SLICE))).toBe(grown + 2 * MAX_SLICE)
+    expect(claims).toEqual([...growth, MAX_SLICE, MAX_SLICE])
+    // A slice that lasted longer than SLICE_IDLE_MS: the next starts again at FIRST_SLICE, and a
+    // slice used up within SLICE_GROW_MS doubles it, one lasting in between keeps it.
+    claims.length = 0
+    clock.advance(SLICE_IDLE_MS + 1)
+    await many(a, account, 1)
+    clock.advance(SLICE_GROW_MS - 1)
+    await many(a, account, FIRST_SLICE)
+    clock.advance(SLICE_GROW_MS)
+    await many(a, account, 2 * FIRST_SLICE)
+    expect(claims).toEqual([FIRST_SLICE, 2 * FIRST_SLICE, 2 * FIRST_SLICE])
     claims.length = 0
     const small = await open(100)
     const near = await small.key()
@@ -109,7 +122,7 @@ forEachBackend('quota slices', (fresh) => {
     expect(small.claims.reduce((sum, size) => sum + size, 0)).toBe(100)
     let remaining = 100
     for (const size of small.claims) {
-      expect(size).toBe(Math.max(1, Math.min(MAX_SLICE, Math.floor(remaining / SLICE_DIVISOR))))
+      expect(size).toBe(Math.max(1, Math.min(FIRST_SLICE, Math.floor(remaining / SLICE_DIVISOR))))
       remaining -= size
     }
     // Once fewer than 2 × SLICE_DIVISOR are left, one at a time.

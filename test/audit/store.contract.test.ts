@@ -228,6 +228,41 @@ forEachBackend('audit store', (fresh) => {
     expect(proofs[0]).toEqual(proofs[1]!)
   }, 60_000)
 
+  test('group commit: the next batch is sent before the committed one is answered; an append resolves only once its rows are committed', async () => {
+    const db = await fresh()
+    const store = nodeStore(db)
+    const events: string[] = []
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let batches = 0
+    const log = new AuditLog({
+      ...store,
+      async insertBatch(rows) {
+        const batch = ++batches
+        events.push(`write ${batch}`)
+        if (batch === 1) await held
+        await store.insertBatch(rows)
+        events.push(`committed ${batch}`)
+      },
+    }, memoryLogger())
+    const answered = (batch: number) => () => void events.push(`answered ${batch}`)
+    const first = log.append([row(DAY)]).then(answered(1))
+    await new Promise((resolve) => setImmediate(resolve)) // the end of the turn: batch 1 is in flight
+    expect(events).toEqual(['write 1'])
+    const second = log.append([row(DAY), row(DAY)]).then(answered(2))
+    release()
+    await Promise.all([first, second])
+    // Answering batch 1 (the responses) would otherwise run before batch 2 is sent. (On SQLite
+    // batch 2 is committed by then too: its write is done before the store call returns.)
+    const at = (event: string) => events.indexOf(event)
+    expect(events.slice(0, 3)).toEqual(['write 1', 'committed 1', 'write 2'])
+    expect(at('answered 1')).toBeGreaterThan(at('write 2'))
+    expect(at('answered 2')).toBeGreaterThan(at('committed 2'))
+    expect(events).toHaveLength(6)
+    expect(await store.dayCount(DAY)).toBe(3)
+    expect(log.committed).toBe(3)
+  })
+
   test('two nodes sealing the same day at once: one digest, the same on both; their later rows of the day are refused', async () => {
     const db = await fresh()
     const stores = [nodeStore(db), nodeStore(db)]

@@ -160,7 +160,8 @@ describe('docs/scale-out.md example: two nodes, PostgreSQL and nginx', () => {
     const leaders = async (node: RunningService) => ((await (await fetch(`${node.base}/v5/health`)).json()) as { storage: Storage }).storage.leader_of
     // Jobs are leased by each node's first lease rounds after it starts: on a loaded machine some
     // are still unheld when this test begins (seen on CI), so wait for every one to have a holder.
-    let [jobsA, jobsB]: string[][] = [[], []]
+    let jobsA: string[] = []
+    let jobsB: string[] = []
     for (const deadline = Date.now() + 15_000; Date.now() < deadline; await Bun.sleep(100)) {
       ;[jobsA, jobsB] = [await leaders(nodes.a!), await leaders(nodes.b!)]
       if ([...jobsA, ...jobsB].length >= LEASED_JOBS.length) break
