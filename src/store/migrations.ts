@@ -5,7 +5,7 @@
 import type { Migration } from './migrate'
 import { ACCOUNTS_SCHEMA_V1 } from '../accounts/store'
 import { OVERRIDES_SCHEMA_V1 } from '../market/overrides/store'
-import { AUDIT_SCHEMA_V1, AUDIT_SCHEMA_V10, AUDIT_SCHEMA_V11 } from '../audit/store'
+import { AUDIT_SCHEMA_V1, AUDIT_SCHEMA_V10, AUDIT_SCHEMA_V11 } from '../audit/schema'
 import { WITNESS_SCHEMA_V1 } from '../witness/store'
 import { MCP_SCHEMA_V1 } from '../mcp/store'
 import { PAYMENTS_SCHEMA_V1, PAYMENTS_SCHEMA_V28 } from '../payments/store'
