@@ -16,8 +16,8 @@ import type { SQL } from 'bun'
 import { addDays } from './dates'
 import { sqlState } from '../store/postgres'
 import { SealedDayError, type AuditRow, type AuditStore, type BlockRow, type DigestRow, type IdRow, type KeyReceiptQuery } from './store'
-import { confirmedLeaf, fingerprint, leafPlace, storedLow } from './leaf-index'
-import { BLOCK_SIZE } from './day-tree'
+import { confirmedLeaf, fingerprint, leafPlace, storedLow } from './leaf-buckets'
+import { BLOCK_SIZE } from './merkle'
 
 const COLUMNS = ['receipt_id', 'day', 'mic', 'status', 'source', 'issued_at', 'schema_version', 'surface', 'key_hash', 'payment_ref', 'client_ref', 'receipt_json'] as const
 const ROW_COLUMNS = COLUMNS.join(', ')

@@ -3,8 +3,8 @@
 // (the tables: schema.ts).
 import type { Database } from 'bun:sqlite'
 import { addDays } from './dates'
-import { confirmedLeaf, fingerprint, leafPlace, storedLow, type LeafBucket, type LeafRun } from './leaf-index'
-import { BLOCK_SIZE } from './day-tree'
+import { confirmedLeaf, fingerprint, leafPlace, storedLow, type LeafBucket, type LeafRun } from './leaf-buckets'
+import { BLOCK_SIZE } from './merkle'
 
 /** One live receipt as logged. receipt_json is null once the body was pruned. */
 export interface AuditRow {
