@@ -9,6 +9,9 @@ import { HASH_HEX, rootFromAuditPath } from './inclusion'
 const LEAF_PREFIX = new Uint8Array([0])
 const NODE_PREFIX = new Uint8Array([1])
 
+/** Leaves per block of a day's tree (day-tree.ts); sealing keeps the roots of a day's full blocks. */
+export const BLOCK_SIZE = 1024
+
 export const EMPTY_ROOT_HEX = createHash('sha256').digest('hex')
 
 /** Leaf hash of a receipt id (UTF-8) or of raw bytes (the RFC 6962 reference vectors use bytes). */
