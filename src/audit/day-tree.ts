@@ -3,9 +3,9 @@
 // day is the RFC 6962 root over the block roots (see rootOf), and a proof is the path inside the
 // leaf's block followed by the path of the block among the block roots.
 import type { AuditStore } from './store'
-import { MerkleLevel, auditPath, leafHash, rootOf, toHex } from './merkle'
+import { BLOCK_SIZE, MerkleLevel, auditPath, leafHash, rootOf, toHex } from './merkle'
 
-export const BLOCK_SIZE = 1024
+export { BLOCK_SIZE }
 const CACHED_DAYS = 16
 /** A cached day with fewer blocks built from its rows than this is cheap to evict. */
 const CHEAP_BLOCKS = 8

@@ -6,6 +6,9 @@
 import { createHash } from 'node:crypto'
 import { HASH_HEX, rootFromAuditPath } from './inclusion'
 
+/** Leaves per block of a day's tree (day-tree.ts); sealing keeps the roots of a day's full blocks. */
+export const BLOCK_SIZE = 1024
+
 export const EMPTY_ROOT_HEX = createHash('sha256').digest('hex')
 
 // Bun's one-shot SHA-256 over a reused buffer holding prefix and input: a node hash took 0.41 µs

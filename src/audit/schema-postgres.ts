@@ -81,3 +81,16 @@ CREATE TABLE audit_blocks (date TEXT COLLATE "C" NOT NULL, block INTEGER NOT NUL
 CREATE TRIGGER audit_blocks_no_update BEFORE UPDATE ON audit_blocks FOR EACH ROW EXECUTE FUNCTION openbell_refuse('audit_blocks is append-only');
 CREATE TRIGGER audit_blocks_no_delete BEFORE DELETE ON audit_blocks FOR EACH ROW EXECUTE FUNCTION openbell_refuse('audit_blocks is append-only');
 `
+
+// Migration 11: the leaf index of days sealed from now on (leaf-index.ts; audit_leaves stays for
+// the days sealed before, and nothing writes it any more). Bucket rows are random bytes: stored
+// uncompressed (EXTERNAL), so PostgreSQL does not try to compress the few past its 2 kB limit.
+export const AUDIT_SCHEMA_V11_POSTGRES = `
+CREATE TABLE audit_leaf_runs (date TEXT COLLATE "C" NOT NULL, run INTEGER NOT NULL, bits INTEGER NOT NULL, first_leaf BIGINT NOT NULL, leaves INTEGER NOT NULL, PRIMARY KEY (date, run));
+CREATE TRIGGER audit_leaf_runs_no_update BEFORE UPDATE ON audit_leaf_runs FOR EACH ROW EXECUTE FUNCTION openbell_refuse('audit_leaf_runs is append-only');
+CREATE TRIGGER audit_leaf_runs_no_delete BEFORE DELETE ON audit_leaf_runs FOR EACH ROW EXECUTE FUNCTION openbell_refuse('audit_leaf_runs is append-only');
+CREATE TABLE audit_leaf_buckets (date TEXT COLLATE "C" NOT NULL, run INTEGER NOT NULL, bucket INTEGER NOT NULL, entries BYTEA NOT NULL, PRIMARY KEY (date, run, bucket));
+ALTER TABLE audit_leaf_buckets ALTER COLUMN entries SET STORAGE EXTERNAL;
+CREATE TRIGGER audit_leaf_buckets_no_update BEFORE UPDATE ON audit_leaf_buckets FOR EACH ROW EXECUTE FUNCTION openbell_refuse('audit_leaf_buckets is append-only');
+CREATE TRIGGER audit_leaf_buckets_no_delete BEFORE DELETE ON audit_leaf_buckets FOR EACH ROW EXECUTE FUNCTION openbell_refuse('audit_leaf_buckets is append-only');
+`

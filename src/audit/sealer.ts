@@ -10,13 +10,12 @@ import { addDays, utcDay } from './dates'
 import { logTreeSizeOf, micsOfDay, sealedDigest } from './digest'
 import type { DayTrees } from './day-tree'
 import { toHex } from './merkle'
+import { writeLeafIndex } from './leaf-index'
 
 /** Receipts may still be between signing and the log for a moment after midnight. */
 export const SEAL_GRACE_MS = 5_000
 export const SEAL_CHECK_MS = 10_000
 export const STARTED_ON = 'log_started_on'
-/** Leaves added to the leaf index per transaction while sealing (requests run in between). */
-const LEAF_CHUNK = 50_000
 
 export interface SealerDeps {
   audit: AuditLog
@@ -77,12 +76,8 @@ export class DigestSealer {
       const started = performance.now()
       const tree = await trees.tree(date)
       const mics = await micsOfDay(store, date)
-      for (let after = 0, index = 0; ; index += LEAF_CHUNK) {
-        const last = await store.indexLeaves(date, after, index, LEAF_CHUNK)
-        if (last === null) break
-        after = last
-        await new Promise((resolve) => setImmediate(resolve))
-      }
+      // Before the digest, so that a sealed day always has its leaf index (a seal cut short is run again).
+      await writeLeafIndex(store, date, tree.size)
       const blocks = tree.full.roots.slice(0, tree.fullCount).map((root, index) => ({ root: toHex(root), last_seq: tree.full.lastSeqs[index]! }))
       const logTreeSize = await this.logTreeSize(date)
       const row = await store.insertDigest(date, tree.size, blocks, (previous) => sealedDigest(signer, issuer, date, tree, mics, previous, new Date(clock.now()).toISOString(), logTreeSize))

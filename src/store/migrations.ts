@@ -5,7 +5,7 @@
 import type { Migration } from './migrate'
 import { ACCOUNTS_SCHEMA_V1 } from '../accounts/store'
 import { OVERRIDES_SCHEMA_V1 } from '../market/overrides/store'
-import { AUDIT_SCHEMA_V1, AUDIT_SCHEMA_V10 } from '../audit/store'
+import { AUDIT_SCHEMA_V1, AUDIT_SCHEMA_V10, AUDIT_SCHEMA_V11 } from '../audit/schema'
 import { WITNESS_SCHEMA_V1 } from '../witness/store'
 import { MCP_SCHEMA_V1 } from '../mcp/store'
 import { PAYMENTS_SCHEMA_V1, PAYMENTS_SCHEMA_V28 } from '../payments/store'
@@ -23,7 +23,7 @@ import { STORE_SCHEMA_V40, STORE_SCHEMA_V40_POSTGRES } from './schema'
 import { HALTS_SCHEMA_V50, HALTS_SCHEMA_V50_POSTGRES } from '../market/halts/store'
 import { ACCOUNTS_SCHEMA_V1_POSTGRES, SELF_SERVICE_SCHEMA_V5_POSTGRES, MAIL_SCHEMA_V6_POSTGRES, OAUTH_TOKENS_SCHEMA_V7_POSTGRES, KEY_USAGE_SCHEMA_V8_POSTGRES } from '../accounts/schema-postgres'
 import { OVERRIDES_SCHEMA_V2_POSTGRES } from '../market/overrides/schema-postgres'
-import { AUDIT_SCHEMA_V10_POSTGRES } from '../audit/schema-postgres'
+import { AUDIT_SCHEMA_V10_POSTGRES, AUDIT_SCHEMA_V11_POSTGRES } from '../audit/schema-postgres'
 import { AUDIT_APPEND_V12_POSTGRES } from '../audit/append-postgres'
 import { WITNESS_SCHEMA_V4_POSTGRES, TLOG_WITNESS_SCHEMA_V61_POSTGRES } from '../witness/schema-postgres'
 import { TLOG_WITNESS_SCHEMA_V61 } from '../witness/tlog/store'
@@ -44,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 7, name: 'accounts: oauth_tokens (hashed client-credentials tokens)', sql: OAUTH_TOKENS_SCHEMA_V7, postgres: OAUTH_TOKENS_SCHEMA_V7_POSTGRES },
   { id: 8, name: 'accounts: key_usage (requests per key and UTC day)', sql: KEY_USAGE_SCHEMA_V8, postgres: KEY_USAGE_SCHEMA_V8_POSTGRES },
   { id: 10, name: 'audit: audit_log (group commit), audit_digests, audit_leaves, audit_state; receipt_log moved in', sql: AUDIT_SCHEMA_V10, postgres: AUDIT_SCHEMA_V10_POSTGRES },
+  { id: 11, name: 'audit: audit_leaf_runs, audit_leaf_buckets (the leaf index of days sealed from now on; audit_leaves kept for the days before)', sql: AUDIT_SCHEMA_V11, postgres: AUDIT_SCHEMA_V11_POSTGRES },
   { id: 12, name: 'audit: the batch append parses its rows once (PostgreSQL)', sql: 'SELECT 1' /* nothing to do on SQLite */, postgres: AUDIT_APPEND_V12_POSTGRES },
   { id: 15, name: 'delivery: webhooks, webhook_mics, webhook_state, webhook_deliveries (durable queue), webhook_dispatcher', sql: DELIVERY_SCHEMA_V15, postgres: DELIVERY_SCHEMA_V15_POSTGRES },
   { id: 20, name: 'discovery: installation (first start)', sql: INSTALLATION_SCHEMA_V1, postgres: INSTALLATION_SCHEMA_V20_POSTGRES },

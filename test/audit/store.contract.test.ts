@@ -1,4 +1,5 @@
-// The audit store on both backends: the log's queries, sealing, the leaf index and pruning; and
+// The audit store on both backends: the log's queries, sealing and pruning (the leaf index:
+// leaf-index.contract.test.ts); and
 // on PostgreSQL through two pools as two nodes: concurrent batches get gapless positions and a
 // reader never sees a hole (the day trees cache full blocks on that), a day sealed by one node
 // refuses the other's late rows inside its transaction, and both nodes compute the same tree.
@@ -73,30 +74,27 @@ forEachBackend('audit store', (fresh) => {
 
   test('sealing: the count must match, a sealed day refuses its late rows (all or nothing), the next day goes on', async () => {
     const store = nodeStore(await fresh())
-    await store.insertBatch([row(DAY), row(DAY)])
-    await expect(store.insertDigest(DAY, 3, [], digestOf(DAY, 3))).rejects.toThrow(/has 2 rows/)
-    const sealed = await store.insertDigest(DAY, 2, [{ root: 'b'.repeat(64), last_seq: 2 }], digestOf(DAY, 2))
-    expect(await store.insertDigest(DAY, 2, [], digestOf(DAY, 99))).toEqual(sealed) // sealed once
+    // A full block of 1,024 and two rows after it: the recount counts the rows after the blocks.
+    await store.insertBatch(Array.from({ length: 1026 }, () => row(DAY)))
+    await expect(store.insertDigest(DAY, 1027, [], digestOf(DAY, 1027))).rejects.toThrow(/has 1026 rows/)
+    await expect(store.insertDigest(DAY, 1027, [{ root: 'b'.repeat(64), last_seq: 1024 }], digestOf(DAY, 1027))).rejects.toThrow(/has 1026 rows/)
+    const sealed = await store.insertDigest(DAY, 1026, [{ root: 'b'.repeat(64), last_seq: 1024 }], digestOf(DAY, 1026))
+    expect(await store.insertDigest(DAY, 1026, [], digestOf(DAY, 99))).toEqual(sealed) // sealed once
     const late = store.insertBatch([row(NEXT), row(DAY)])
     await expect(late).rejects.toBeInstanceOf(SealedDayError)
     expect(await store.dayCount(NEXT)).toBe(0)
     await store.insertBatch([row(NEXT)])
     expect(await store.dayCount(NEXT)).toBe(1)
-    expect(await store.blocks(DAY)).toEqual([{ root: 'b'.repeat(64), last_seq: 2 }])
+    expect(await store.blocks(DAY)).toEqual([{ root: 'b'.repeat(64), last_seq: 1024 }])
     expect((await store.lastDigest())!.date).toBe(DAY)
     expect((await store.latestDigests(5)).map((d) => d.date)).toEqual([DAY])
     expect(await store.sealedDatesBetween('2026-01-01', NEXT)).toEqual([DAY])
   })
 
-  test('the leaf index, pruning and state', async () => {
+  test('pruning and state', async () => {
     const store = nodeStore(await fresh())
     const rows = Array.from({ length: 5 }, () => row(DAY))
     await store.insertBatch(rows)
-    expect(await store.indexLeaves(DAY, 0, 0, 3)).toBe(3)
-    expect(await store.indexLeaves(DAY, 3, 3, 3)).toBe(5)
-    expect(await store.indexLeaves(DAY, 5, 5, 3)).toBeNull()
-    expect(await store.indexLeaves(DAY, 0, 0, 3)).toBe(3) // again: nothing new, no error
-    expect(await store.sealedLeaf(rows[4]!.receipt_id)).toEqual({ date: DAY, leaf_index: 4 })
     expect(await store.pruneChunk(DAY, 0, 2)).toEqual({ lastSeq: 2, pruned: 2 })
     expect(await store.pruneChunk(DAY, 2, 10)).toEqual({ lastSeq: 5, pruned: 3 })
     expect((await store.archivePage(DAY, 'XNYS', 0, 10)).every((r) => r.receipt_json === null)).toBe(true)

@@ -77,6 +77,9 @@ describe('db copy', () => {
     expect(await pg.dayCount(TODAY)).toBe(2500)
     expect((await new DayTrees(pg).tree(TODAY)).rootHex).toBe((await new DayTrees(sqliteAuditStore(harness.db)).tree(TODAY)).rootHex)
     expect((await pg.digest('2026-03-09'))!.merkle_root).toBe((await harness.deps.audit.store.digest('2026-03-09'))!.merkle_root)
+    // The sealed day's leaf index comes along: a receipt of a later block is found at its leaf.
+    const sealedIds = await pg.dayIds('2026-03-09', 0, 5000)
+    expect(await pg.sealedLeaf(sealedIds[4321]!.receipt_id)).toEqual({ date: '2026-03-09', leaf_index: 4321 })
     // The log goes on at the next position; a row of the sealed day is refused.
     await pg.insertBatch([row(TODAY)])
     expect((await pg.dayIds(TODAY, 0, 3000)).at(-1)!.seq).toBe(7501)
