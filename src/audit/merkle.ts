@@ -6,24 +6,39 @@
 import { createHash } from 'node:crypto'
 import { HASH_HEX, rootFromAuditPath } from './inclusion'
 
-const LEAF_PREFIX = new Uint8Array([0])
-const NODE_PREFIX = new Uint8Array([1])
-
 /** Leaves per block of a day's tree (day-tree.ts); sealing keeps the roots of a day's full blocks. */
 export const BLOCK_SIZE = 1024
 
 export const EMPTY_ROOT_HEX = createHash('sha256').digest('hex')
 
+// Bun's one-shot SHA-256 over a reused buffer holding prefix and input: a node hash took 0.41 µs
+// with createHash/update/update/digest and takes 0.14 µs so (a leaf of a 480-byte receipt 0.68
+// against 0.39 µs); the transparency log hashes two or three per receipt. Same bytes either way.
+let scratch = new Uint8Array(1024)
+const node = new Uint8Array(65)
+node[0] = 1
+const encoder = new TextEncoder()
+
 /** Leaf hash of a receipt id (UTF-8) or of raw bytes (the RFC 6962 reference vectors use bytes). */
 export function leafHash(entry: string | Uint8Array): Uint8Array {
-  const hash = createHash('sha256').update(LEAF_PREFIX)
-  if (typeof entry === 'string') hash.update(entry, 'utf8')
-  else hash.update(entry)
-  return new Uint8Array(hash.digest())
+  // A UTF-8 string takes at most three bytes per UTF-16 unit.
+  const most = 1 + (typeof entry === 'string' ? entry.length * 3 : entry.length)
+  if (scratch.length < most) scratch = new Uint8Array(most)
+  scratch[0] = 0
+  let length: number
+  if (typeof entry === 'string') length = encoder.encodeInto(entry, scratch.subarray(1)).written
+  else {
+    scratch.set(entry, 1)
+    length = entry.length
+  }
+  return Bun.SHA256.hash(scratch.subarray(0, 1 + length), new Uint8Array(32)) as Uint8Array
 }
 
 export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest())
+  if (left.length !== 32 || right.length !== 32) return new Uint8Array(createHash('sha256').update(node.subarray(0, 1)).update(left).update(right).digest())
+  node.set(left, 1)
+  node.set(right, 33)
+  return Bun.SHA256.hash(node, new Uint8Array(32)) as Uint8Array
 }
 
 /** Largest power of two strictly smaller than n (n ≥ 2). */

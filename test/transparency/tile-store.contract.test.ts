@@ -111,6 +111,14 @@ forEachBackend('tile store', (fresh) => {
     await audit.insertBatch(rows)
     expect((await audit.entries(2, 2)).map((e) => [e.seq, e.receipt_json])).toEqual([[2, rows[1]!.receipt_json], [3, rows[2]!.receipt_json]])
     expect(await audit.entries(5, 10)).toEqual([])
+    // Where a backend hands the stored bytes, they are the UTF-8 of the same text (a non-ASCII body too).
+    if (audit.entryBytes) {
+      const accented = row('2026-11-25', JSON.stringify({ reason: 'Börse geschlossen — 休場' }))
+      await audit.insertBatch([accented])
+      expect((await audit.entryBytes(2, 4)).map(([seq, body]) => [seq, Buffer.from(body!).toString('hex')])).toEqual(
+        [rows[1]!, rows[2]!, rows[3]!, accented].map((r, i) => [i + 2, Buffer.from(r.receipt_json!, 'utf8').toString('hex')]),
+      )
+    }
     expect(await audit.lastSeqOfDay('2026-11-24')).toBe(3)
     expect(await audit.lastSeqOfDay('2026-11-23')).toBeNull()
   })
