@@ -62,7 +62,8 @@ if (args.length) {
 }
 
 const all = [...new Glob('test/**/*.test.ts').scanSync({ cwd: ROOT })].filter((file) => !file.includes('node_modules')).sort()
-const groups = [...GROUPS.map(({ name, files }) => ({ name, files: all.filter((file) => files.test(file) && GROUPS.find((group) => group.files.test(file))!.name === name) })), { name: 'others', files: all.filter((file) => !GROUPS.some((group) => group.files.test(file))) }]
+const groupOf = (file: string) => GROUPS.find((group) => group.files.test(file))?.name ?? 'others'
+const groups = [...GROUPS.map((group) => group.name), 'others'].map((name) => ({ name, files: all.filter((file) => groupOf(file) === name) }))
 console.log(`bun test: ${all.length} files in ${groups.length} processes side by side (${groups.map((group) => `${group.name}: ${group.files.length}`).join(', ')}); each group's output is printed when it ends`)
 
 const started = performance.now()

@@ -9,26 +9,24 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { randomUUID } from 'node:crypto'
 import { openDatabase } from '../../src/store/database'
 import { applyMigrations } from '../../src/store/migrate'
 import { MIGRATIONS } from '../../src/store/migrations'
-import { sqliteAuditStore, type AuditRow } from '../../src/audit/store'
+import { sqliteAuditStore } from '../../src/audit/store'
 import { AuditLog } from '../../src/audit/log'
 import { auditTrail } from '../../src/audit/trail'
 import { sqliteAccountStore } from '../../src/accounts/store'
 import { issueKey } from '../../src/accounts/keys'
 import { Signer } from '../../src/crypto/signer'
 import { memoryLogger } from '../../src/log'
-import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { startServer } from './start-server'
 import { timedSeal } from './timed-seal'
+import { fillDay } from './fill-day'
 import { measure, type Load } from './measure'
 import { machineLine, writeDocFigures } from './doc-figures'
 
 const ROWS = Number(process.env.BENCH_GROWTH_ROWS ?? 10_000_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-const MICS = SUPPORTED_MICS.slice(0, 28)
 
 export interface GrowthFigures {
   rows: number
@@ -95,21 +93,8 @@ export async function growthBench(rows = ROWS): Promise<GrowthFigures> {
     const dayStart = Math.floor(now / 86_400_000) * 86_400_000 - 86_400_000
     const day = new Date(dayStart).toISOString().slice(0, 10)
     const store = sqliteAuditStore(db)
-    const signature = 'ab'.repeat(64)
-    const sample: string[] = []
     const fillStart = performance.now()
-    for (let done = 0; done < rows; ) {
-      const batch: AuditRow[] = []
-      for (let i = 0; i < 10_000 && done < rows; i++, done++) {
-        const issued = new Date(dayStart + Math.floor((done * 86_399_000) / rows)).toISOString()
-        const id = randomUUID()
-        const mic = MICS[done % MICS.length]!
-        if (done % Math.ceil(rows / 25) === 7) sample.push(id)
-        const receipt_json = `{"expires_at":"${issued}","halt_detection":"active","issued_at":"${issued}","issuer":"bench.local","mic":"${mic}","public_key_id":"key_bench_v1","receipt_id":"${id}","receipt_mode":"live","schema_version":"v5.0","source":"SCHEDULE","status":"OPEN","signature":"${signature}"}`
-        batch.push({ receipt_id: id, day, mic, status: 'OPEN', source: 'SCHEDULE', issued_at: issued, schema_version: 'v5.0', surface: '/v5/status', key_hash: keyHash, payment_ref: null, client_ref: null, receipt_json })
-      }
-      await store.insertBatch(batch)
-    }
+    const sample = await fillDay(store, { dayStart, receipts: rows, keyHash, samples: 25 })
     const fillSeconds = (performance.now() - fillStart) / 1000
     db.run('PRAGMA wal_checkpoint(TRUNCATE)')
     const load = { fill: await loadAverage(), seal: 0, http: 0 }

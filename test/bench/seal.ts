@@ -9,12 +9,11 @@ import { SQL } from 'bun'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { randomUUID } from 'node:crypto'
 import { openDatabase } from '../../src/store/database'
 import { applyMigrations } from '../../src/store/migrate'
 import { applyPostgresMigrations } from '../../src/store/postgres-migrate'
 import { MIGRATIONS } from '../../src/store/migrations'
-import { sqliteAuditStore, type AuditRow, type AuditStore } from '../../src/audit/store'
+import { sqliteAuditStore, type AuditStore } from '../../src/audit/store'
 import { postgresAuditStore } from '../../src/audit/store-postgres'
 import { AuditLog } from '../../src/audit/log'
 import { auditTrail } from '../../src/audit/trail'
@@ -23,12 +22,11 @@ import { inclusionProof } from '../../src/audit/queries'
 import { verifyInclusion } from '../../src/audit/merkle'
 import { Signer } from '../../src/crypto/signer'
 import { memoryLogger } from '../../src/log'
-import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { startCluster } from '../helpers/postgres-cluster'
+import { fillDay } from './fill-day'
 import { timedSeal } from './timed-seal'
 import { SERVER_SETTINGS } from './scale-out'
 
-const MICS = SUPPORTED_MICS.slice(0, 28)
 const DAY_START = Date.parse('2026-03-09T00:00:00.000Z')
 const DAY = '2026-03-09'
 
@@ -70,23 +68,6 @@ function timedStore(store: AuditStore, calls: SealFigures['calls'], timing: { on
   })
 }
 
-async function fill(store: AuditStore, receipts: number): Promise<string[]> {
-  const signature = 'ab'.repeat(64)
-  const sample: string[] = []
-  for (let done = 0; done < receipts; ) {
-    const batch: AuditRow[] = []
-    for (let i = 0; i < 10_000 && done < receipts; i++, done++) {
-      const issued = new Date(DAY_START + Math.floor((done * 86_399_000) / receipts)).toISOString()
-      const id = randomUUID()
-      const mic = MICS[done % MICS.length]!
-      if (done % Math.ceil(receipts / 21) === 5) sample.push(id)
-      const receipt_json = `{"expires_at":"${issued}","halt_detection":"active","issued_at":"${issued}","issuer":"bench.local","mic":"${mic}","public_key_id":"key_bench_v1","receipt_id":"${id}","receipt_mode":"live","schema_version":"v5.0","source":"SCHEDULE","status":"OPEN","signature":"${signature}"}`
-      batch.push({ receipt_id: id, day: DAY, mic, status: 'OPEN', source: 'SCHEDULE', issued_at: issued, schema_version: 'v5.0', surface: '/v5/status', key_hash: 'f'.repeat(64), payment_ref: null, client_ref: null, receipt_json })
-    }
-    await store.insertBatch(batch)
-  }
-  return sample
-}
 
 async function sealOn(backend: string, raw: AuditStore, receipts: number, settle: () => void = () => {}): Promise<SealFigures> {
   const before = loadavg()
@@ -94,7 +75,7 @@ async function sealOn(backend: string, raw: AuditStore, receipts: number, settle
   const timing = { on: false, last: '' }
   const store = timedStore(raw, calls, timing)
   const fillStart = performance.now()
-  const sample = await fill(raw, receipts)
+  const sample = await fillDay(raw, { dayStart: DAY_START, receipts, keyHash: 'f'.repeat(64), samples: 21 })
   const fillSeconds = (performance.now() - fillStart) / 1000
   settle()
   const log = memoryLogger('error')
