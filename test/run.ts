@@ -12,6 +12,12 @@ import { resolve } from 'node:path'
 const ROOT = resolve(import.meta.dir, '..')
 const TIMEOUT = ['--timeout', '20000']
 
+// Everything this script prints goes through one queue of awaited writes: a group's output is
+// hundreds of kilobytes, and a pipe (`| tee` in .ci/run) takes it in parts, so an unawaited
+// write could be overtaken by the next line or cut short by process.exit (seen once).
+let printing: Promise<unknown> = Promise.resolve()
+const print = (text: string) => (printing = printing.then(() => Bun.write(Bun.stdout, text.endsWith('\n') ? text : `${text}\n`)))
+
 /** Groups run side by side; a file goes to the first group that matches it, else to "others". */
 const GROUPS: { name: string; files: RegExp }[] = [
   { name: 'multi-node', files: /^test\/nodes\// },
@@ -64,15 +70,15 @@ if (args.length) {
 const all = [...new Glob('test/**/*.test.ts').scanSync({ cwd: ROOT })].filter((file) => !file.includes('node_modules')).sort()
 const groupOf = (file: string) => GROUPS.find((group) => group.files.test(file))?.name ?? 'others'
 const groups = [...GROUPS.map((group) => group.name), 'others'].map((name) => ({ name, files: all.filter((file) => groupOf(file) === name) }))
-console.log(`bun test: ${all.length} files in ${groups.length} processes side by side (${groups.map((group) => `${group.name}: ${group.files.length}`).join(', ')}); each group's output is printed when it ends`)
+print(`bun test: ${all.length} files in ${groups.length} processes side by side (${groups.map((group) => `${group.name}: ${group.files.length}`).join(', ')}); each group's output is printed when it ends`)
 
 const started = performance.now()
 const results: GroupResult[] = []
 // Printed as each group ends, so the first group's failures are readable while the others run.
 await Promise.all(groups.map((group) => runGroup(group.name, group.files).then((result) => {
   results.push(result)
-  console.log(`\n===== group "${result.name}" (${result.files} files): exit ${result.exitCode} after ${result.seconds.toFixed(1)} s =====`)
-  process.stdout.write(result.output)
+  print(`\n===== group "${result.name}" (${result.files} files): exit ${result.exitCode} after ${result.seconds.toFixed(1)} s =====`)
+  print(result.output)
 })))
 
 const total = new Map<string, number>()
@@ -81,7 +87,7 @@ for (const result of results) {
   const found = counts(result.output)
   if (!found) {
     // A process that died before its summary (a crash, a kill) is a failure, not a silent gap.
-    console.log(`!! group "${result.name}" ended (exit ${result.exitCode}) without bun test's summary`)
+    print(`!! group "${result.name}" ended (exit ${result.exitCode}) without bun test's summary`)
     broken++
     continue
   }
@@ -90,12 +96,13 @@ for (const result of results) {
 }
 const failed = (total.get('fail') ?? 0) + broken
 const testsRun = (total.get('pass') ?? 0) + (total.get('fail') ?? 0) + (total.get('skip') ?? 0) + (total.get('todo') ?? 0)
-console.log(`\n===== all ${groups.length} groups =====`)
-console.log(` ${total.get('pass') ?? 0} pass`)
-if (total.get('skip')) console.log(` ${total.get('skip')} skip`)
-if (total.get('todo')) console.log(` ${total.get('todo')} todo`)
-console.log(` ${failed} fail`)
-if (total.get('error')) console.log(` ${total.get('error')} error`)
-console.log(` ${total.get('expect() calls') ?? 0} expect() calls`)
-console.log(`Ran ${testsRun} tests across ${all.length} files. [${((performance.now() - started) / 1000).toFixed(2)}s]`)
+print(`\n===== all ${groups.length} groups =====`)
+print(` ${total.get('pass') ?? 0} pass`)
+if (total.get('skip')) print(` ${total.get('skip')} skip`)
+if (total.get('todo')) print(` ${total.get('todo')} todo`)
+print(` ${failed} fail`)
+if (total.get('error')) print(` ${total.get('error')} error`)
+print(` ${total.get('expect() calls') ?? 0} expect() calls`)
+print(`Ran ${testsRun} tests across ${all.length} files. [${((performance.now() - started) / 1000).toFixed(2)}s]`)
+await printing
 process.exit(failed || results.some((result) => result.exitCode !== 0) ? 1 : 0)
