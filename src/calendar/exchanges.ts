@@ -63,6 +63,14 @@ export const EXCHANGES = [
   { mic: 'XCSE', name: 'Nasdaq Copenhagen', country: 'DK', currency: 'DKK', timezone: 'Europe/Copenhagen', region: 'Europe' },
   { mic: 'XWBO', name: 'Wiener Börse', country: 'AT', currency: 'EUR', timezone: 'Europe/Vienna', region: 'Europe' },
   { mic: 'XTAE', name: 'Tel Aviv Stock Exchange', country: 'IL', currency: 'ILS', timezone: 'Asia/Jerusalem', region: 'Middle East & Africa' },
+  { mic: 'ASEX', name: 'Athens Stock Exchange (Euronext Athens)', country: 'GR', currency: 'EUR', timezone: 'Europe/Athens', region: 'Europe' },
+  { mic: 'XBSE', name: 'Bucharest Stock Exchange', country: 'RO', currency: 'RON', timezone: 'Europe/Bucharest', region: 'Europe' },
+  { mic: 'XBEL', name: 'Belgrade Stock Exchange', country: 'RS', currency: 'RSD', timezone: 'Europe/Belgrade', region: 'Europe' },
+  { mic: 'XCYS', name: 'Cyprus Stock Exchange', country: 'CY', currency: 'EUR', timezone: 'Asia/Nicosia', region: 'Europe' },
+  { mic: 'XTAL', name: 'Nasdaq Tallinn', country: 'EE', currency: 'EUR', timezone: 'Europe/Tallinn', region: 'Europe' },
+  { mic: 'XRIS', name: 'Nasdaq Riga', country: 'LV', currency: 'EUR', timezone: 'Europe/Riga', region: 'Europe' },
+  { mic: 'XLIT', name: 'Nasdaq Vilnius', country: 'LT', currency: 'EUR', timezone: 'Europe/Vilnius', region: 'Europe' },
+  { mic: 'XMOS', name: 'Moscow Exchange', country: 'RU', currency: 'RUB', timezone: 'Europe/Moscow', region: 'Europe' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']
