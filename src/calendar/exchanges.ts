@@ -63,6 +63,14 @@ export const EXCHANGES = [
   { mic: 'XCSE', name: 'Nasdaq Copenhagen', country: 'DK', currency: 'DKK', timezone: 'Europe/Copenhagen', region: 'Europe' },
   { mic: 'XWBO', name: 'Wiener Börse', country: 'AT', currency: 'EUR', timezone: 'Europe/Vienna', region: 'Europe' },
   { mic: 'XTAE', name: 'Tel Aviv Stock Exchange', country: 'IL', currency: 'ILS', timezone: 'Asia/Jerusalem', region: 'Middle East & Africa' },
+  { mic: 'XLUX', name: 'Luxembourg Stock Exchange', country: 'LU', currency: 'EUR', timezone: 'Europe/Luxembourg', region: 'Europe' },
+  { mic: 'XICE', name: 'Nasdaq Iceland', country: 'IS', currency: 'ISK', timezone: 'Atlantic/Reykjavik', region: 'Europe' },
+  { mic: 'XWAR', name: 'Warsaw Stock Exchange', country: 'PL', currency: 'PLN', timezone: 'Europe/Warsaw', region: 'Europe' },
+  { mic: 'XPRA', name: 'Prague Stock Exchange', country: 'CZ', currency: 'CZK', timezone: 'Europe/Prague', region: 'Europe' },
+  { mic: 'XBUD', name: 'Budapest Stock Exchange', country: 'HU', currency: 'HUF', timezone: 'Europe/Budapest', region: 'Europe' },
+  { mic: 'XBRA', name: 'Bratislava Stock Exchange', country: 'SK', currency: 'EUR', timezone: 'Europe/Bratislava', region: 'Europe' },
+  { mic: 'XZAG', name: 'Zagreb Stock Exchange', country: 'HR', currency: 'EUR', timezone: 'Europe/Zagreb', region: 'Europe' },
+  { mic: 'XLJU', name: 'Ljubljana Stock Exchange', country: 'SI', currency: 'EUR', timezone: 'Europe/Ljubljana', region: 'Europe' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']
