@@ -71,6 +71,14 @@ export const EXCHANGES = [
   { mic: 'XRIS', name: 'Nasdaq Riga', country: 'LV', currency: 'EUR', timezone: 'Europe/Riga', region: 'Europe' },
   { mic: 'XLIT', name: 'Nasdaq Vilnius', country: 'LT', currency: 'EUR', timezone: 'Europe/Vilnius', region: 'Europe' },
   { mic: 'XMOS', name: 'Moscow Exchange', country: 'RU', currency: 'RUB', timezone: 'Europe/Moscow', region: 'Europe' },
+  { mic: 'XLUX', name: 'Luxembourg Stock Exchange', country: 'LU', currency: 'EUR', timezone: 'Europe/Luxembourg', region: 'Europe' },
+  { mic: 'XICE', name: 'Nasdaq Iceland', country: 'IS', currency: 'ISK', timezone: 'Atlantic/Reykjavik', region: 'Europe' },
+  { mic: 'XWAR', name: 'Warsaw Stock Exchange', country: 'PL', currency: 'PLN', timezone: 'Europe/Warsaw', region: 'Europe' },
+  { mic: 'XPRA', name: 'Prague Stock Exchange', country: 'CZ', currency: 'CZK', timezone: 'Europe/Prague', region: 'Europe' },
+  { mic: 'XBUD', name: 'Budapest Stock Exchange', country: 'HU', currency: 'HUF', timezone: 'Europe/Budapest', region: 'Europe' },
+  { mic: 'XBRA', name: 'Bratislava Stock Exchange', country: 'SK', currency: 'EUR', timezone: 'Europe/Bratislava', region: 'Europe' },
+  { mic: 'XZAG', name: 'Zagreb Stock Exchange', country: 'HR', currency: 'EUR', timezone: 'Europe/Zagreb', region: 'Europe' },
+  { mic: 'XLJU', name: 'Ljubljana Stock Exchange', country: 'SI', currency: 'EUR', timezone: 'Europe/Ljubljana', region: 'Europe' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']
