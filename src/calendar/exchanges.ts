@@ -63,6 +63,14 @@ export const EXCHANGES = [
   { mic: 'XCSE', name: 'Nasdaq Copenhagen', country: 'DK', currency: 'DKK', timezone: 'Europe/Copenhagen', region: 'Europe' },
   { mic: 'XWBO', name: 'Wiener Börse', country: 'AT', currency: 'EUR', timezone: 'Europe/Vienna', region: 'Europe' },
   { mic: 'XTAE', name: 'Tel Aviv Stock Exchange', country: 'IL', currency: 'ILS', timezone: 'Asia/Jerusalem', region: 'Middle East & Africa' },
+  { mic: 'XEUR', name: 'Eurex Deutschland', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
+  { mic: 'XCBF', name: 'Cboe Futures Exchange', country: 'US', currency: 'USD', timezone: 'America/Chicago', region: 'Americas' },
+  { mic: 'IEPA', name: 'ICE Futures U.S.', country: 'US', currency: 'USD', timezone: 'America/New_York', region: 'Americas' },
+  { mic: 'XEEE', name: 'European Energy Exchange', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
+  { mic: 'XFRA', name: 'Börse Frankfurt', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
+  { mic: 'XHAM', name: 'Börse Hamburg', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
+  { mic: 'XDUS', name: 'Börse Düsseldorf', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
+  { mic: 'XSTU', name: 'Börse Stuttgart', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']
