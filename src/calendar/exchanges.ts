@@ -79,6 +79,14 @@ export const EXCHANGES = [
   { mic: 'XBRA', name: 'Bratislava Stock Exchange', country: 'SK', currency: 'EUR', timezone: 'Europe/Bratislava', region: 'Europe' },
   { mic: 'XZAG', name: 'Zagreb Stock Exchange', country: 'HR', currency: 'EUR', timezone: 'Europe/Zagreb', region: 'Europe' },
   { mic: 'XLJU', name: 'Ljubljana Stock Exchange', country: 'SI', currency: 'EUR', timezone: 'Europe/Ljubljana', region: 'Europe' },
+  { mic: 'XEUR', name: 'Eurex Deutschland', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
+  { mic: 'XCBF', name: 'Cboe Futures Exchange', country: 'US', currency: 'USD', timezone: 'America/Chicago', region: 'Americas' },
+  { mic: 'IEPA', name: 'ICE Futures U.S.', country: 'US', currency: 'USD', timezone: 'America/New_York', region: 'Americas' },
+  { mic: 'XEEE', name: 'European Energy Exchange', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
+  { mic: 'XFRA', name: 'Börse Frankfurt', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
+  { mic: 'XHAM', name: 'Börse Hamburg', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
+  { mic: 'XDUS', name: 'Börse Düsseldorf', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
+  { mic: 'XSTU', name: 'Börse Stuttgart', country: 'DE', currency: 'EUR', timezone: 'Europe/Berlin', region: 'Europe' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']
