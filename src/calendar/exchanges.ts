@@ -63,6 +63,14 @@ export const EXCHANGES = [
   { mic: 'XCSE', name: 'Nasdaq Copenhagen', country: 'DK', currency: 'DKK', timezone: 'Europe/Copenhagen', region: 'Europe' },
   { mic: 'XWBO', name: 'Wiener Börse', country: 'AT', currency: 'EUR', timezone: 'Europe/Vienna', region: 'Europe' },
   { mic: 'XTAE', name: 'Tel Aviv Stock Exchange', country: 'IL', currency: 'ILS', timezone: 'Asia/Jerusalem', region: 'Middle East & Africa' },
+  { mic: 'AIXK', name: 'Astana International Exchange', country: 'KZ', currency: 'KZT', timezone: 'Asia/Almaty', region: 'Asia-Pacific' },
+  { mic: 'XKAR', name: 'Pakistan Stock Exchange', country: 'PK', currency: 'PKR', timezone: 'Asia/Karachi', region: 'Asia-Pacific' },
+  { mic: 'XPHS', name: 'Philippine Stock Exchange', country: 'PH', currency: 'PHP', timezone: 'Asia/Manila', region: 'Asia-Pacific' },
+  { mic: 'XSGO', name: 'Santiago Stock Exchange (Bolsa de Santiago)', country: 'CL', currency: 'CLP', timezone: 'America/Santiago', region: 'Americas' },
+  { mic: 'XBOG', name: 'Bolsa de Valores de Colombia', country: 'CO', currency: 'COP', timezone: 'America/Bogota', region: 'Americas' },
+  { mic: 'XLIM', name: 'Bolsa de Valores de Lima', country: 'PE', currency: 'PEN', timezone: 'America/Lima', region: 'Americas' },
+  { mic: 'XBUE', name: 'Bolsas y Mercados Argentinos (BYMA)', country: 'AR', currency: 'ARS', timezone: 'America/Argentina/Buenos_Aires', region: 'Americas' },
+  { mic: 'XBDA', name: 'Bermuda Stock Exchange', country: 'BM', currency: 'BMD', timezone: 'Atlantic/Bermuda', region: 'Americas' },
 ] as const satisfies readonly ExchangeIdentity[]
 
 export type Mic = (typeof EXCHANGES)[number]['mic']
