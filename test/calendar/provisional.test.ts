@@ -114,7 +114,7 @@ describe('openbell calendars check', () => {
     writeSchedule(dir, scheduleFixture({ ...version2, coverage: { from: '2026-01-01', to: '2026-12-31' } }))
     const { code, lines } = run(dir, '2026-06-10T12:00:00Z')
     expect(code).toBe(1)
-    expect(lines.filter((line) => /^FAIL {2}X[A-Z0-9]{3} {2}no /.test(line))).toHaveLength(SUPPORTED_MICS.length - 1)
+    expect(lines.filter((line) => /^FAIL {2}[A-Z0-9]{4} {2}no /.test(line))).toHaveLength(SUPPORTED_MICS.length - 1)
     expect(lines.at(-1)).toBe(`1 valid, 0 invalid, ${SUPPORTED_MICS.length - 1} missing, 1 warnings`)
     expect(lines.find((line) => line.startsWith('ok    XNYS'))).toContain('dates: 1 published, 2 rule, 2 provisional  next provisional: 2026-07-02 (Possible closure)')
     expect(lines).toContainEqual(expect.stringMatching(/^WARN {2}XNYS {2}provisional_date_soon 2026-07-02: 22 days/))
