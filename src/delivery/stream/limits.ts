@@ -1,5 +1,5 @@
 // Concurrent /v5/stream connections per API key, by plan (docs/delivery.md lists them).
-import type { Plan } from '../../accounts/plans'
+import type { Plan } from '../../catalogue/plans'
 
 export const STREAM_LIMITS: Record<Plan, number> = {
   free: 1,

@@ -1,9 +1,13 @@
-// Request limits by plan (spec 8 and issue 10) and the UTC calendar they are counted in.
+// Limits by plan (spec 8 and issue 10; the witness quotas of witness spec 8) and the UTC calendar
+// they are counted in.
 import type { Plan } from './plans'
 
 export const SANDBOX_CALLS = 200
 export const SANDBOX_DAYS = 7
 export const PAID_DAILY_LIMITS = { builder: 50_000, pro: 200_000 } as const
+
+/** New witness checkpoints an account of an Evidence plan may store per UTC day (witness spec 8). */
+export const ACCOUNT_DAILY_QUOTA: Record<string, number> = { evidence_starter: 1000, evidence: 3000 }
 
 export interface FreeLimits {
   /** Requests per UTC day before credits are used (FREE_DAILY_LIMIT). */
