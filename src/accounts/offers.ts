@@ -1,4 +1,5 @@
-// What each self-service key offers, and the texts that go with it (answers and e-mails).
+// What each self-service key offers, and the texts that go with it (answers and e-mails); the
+// plans sold here are in catalogue/pricing.ts (`plansOffer`).
 // Figures of spec 8; the free daily limit is left open by the spec (500 here, see docs/accounts.md).
 import type { Config } from '../config'
 import { canUpgrade, capabilities } from '../catalogue/capabilities'
