@@ -1,5 +1,6 @@
 // The credits ledger: every grant (a purchase, a refund of a failed request) and debit of an
-// account's credits, append-only. The packs a payment buys are in catalogue/credit-packs.ts.
+// account's credits, append-only. This store writes the purchases; metering writes its debits and
+// refunds in its own statements (accounts/usage-store.ts). The packs are catalogue/credit-packs.ts.
 import type { Database } from 'bun:sqlite'
 import type { Step } from '../store/transaction'
 import { sqliteStep } from '../store/sqlite-transaction'
