@@ -1,6 +1,6 @@
 // SQL for API keys. Only the SHA-256 of a key is stored, never the key.
 import type { Database } from 'bun:sqlite'
-import type { AccountStatus, KeyClass, Plan } from './plans'
+import type { AccountStatus, KeyClass, Plan } from '../catalogue/plans'
 
 /** A LIKE pattern matching text that starts with `prefix` (its wildcards taken literally). */
 export const startsWith = (prefix: string) => prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + '%'

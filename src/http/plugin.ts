@@ -4,7 +4,7 @@ import { Elysia } from 'elysia'
 import type { Logger } from '../log'
 import type { Clock } from '../clock'
 import { ApiError, jsonResponse, storageRefusal } from './errors'
-import { classOfKey } from '../accounts/plans'
+import { classOfKey } from '../catalogue/plans'
 import { isAdminKey } from './auth'
 import { relativePath } from './host'
 

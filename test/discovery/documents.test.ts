@@ -8,7 +8,7 @@ import { TOOLS } from '../../src/mcp/tools'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
 import { sha256Hex } from '../../src/crypto/hash'
 import { loadConfig } from '../../src/config'
-import { SANDBOX_CALLS, SANDBOX_DAYS } from '../../src/accounts/plan-limits'
+import { SANDBOX_CALLS, SANDBOX_DAYS } from '../../src/catalogue/limits'
 import { SAMPLE_DOOR_PER_MINUTE } from '../../src/market/routes/safe-to-trade-shared'
 
 describe('text documents', () => {

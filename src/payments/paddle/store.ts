@@ -3,7 +3,7 @@
 // plan applied, each with the provider time of the event that set it (an older event arriving
 // late never undoes a newer one).
 import type { Database } from 'bun:sqlite'
-import type { AccountStatus, Plan } from '../../accounts/plans'
+import type { AccountStatus, Plan } from '../../catalogue/plans'
 import type { Step } from '../../store/transaction'
 import { sqliteStep } from '../../store/sqlite-transaction'
 import { positional } from '../../store/sql-text'
