@@ -11,7 +11,6 @@ import { runKeysCommand } from './cli/keys'
 import { runHealthcheck } from './cli/healthcheck'
 import { openBackend, openSqlite, type OpenedBackend } from './wiring/open'
 import { existsSync } from 'node:fs'
-import { PostgresIncomplete } from './wiring/postgres'
 import { DatabaseUnavailable } from './store/postgres'
 import { SigningKeyMismatch } from './store/key-record'
 import { LogListError } from './witness/tlog/logs'
@@ -50,9 +49,9 @@ async function openBackendOrExit(parts: Parameters<typeof openBackend>[0]): Prom
     return await openBackend(parts)
   } catch (error) {
     const where = parts.config.databaseUrl ? {} : { path: parts.config.databasePath }
-    if (error instanceof DatabaseUnavailable || error instanceof PostgresIncomplete || error instanceof SigningKeyMismatch || error instanceof LogListError || error instanceof WitnessPolicyError) console.error(`cannot start: ${error.message}`)
+    if (error instanceof DatabaseUnavailable || error instanceof SigningKeyMismatch || error instanceof LogListError || error instanceof WitnessPolicyError) console.error(`cannot start: ${error.message}`)
     parts.log.error('cannot open the database; not starting', { ...where, error: (error as Error).message })
-    process.exit(error instanceof MigrationError ? 3 : error instanceof SigningKeyMismatch || error instanceof PostgresIncomplete || error instanceof LogListError || error instanceof WitnessPolicyError ? 2 : 1)
+    process.exit(error instanceof MigrationError ? 3 : error instanceof SigningKeyMismatch || error instanceof LogListError || error instanceof WitnessPolicyError ? 2 : 1)
   }
 }
 
@@ -201,13 +200,8 @@ async function main(argv: string[]): Promise<void> {
     const stores = opened.stores
     let code: number
     if (command === 'keys') code = await runKeysCommand(args, stores.accounts, new Date(), out, stores.usage)
-    else if (command === 'overrides') {
-      if (stores.overrides) code = await runOverridesCommand(args, new OverrideService(stores.overrides, systemClock, log), systemClock.now(), out)
-      else {
-        console.error('overrides: this build has no PostgreSQL override store yet; set overrides through the admin endpoint of a node')
-        code = 2
-      }
-    } else if (command === 'mail') code = await runMailCommand(args, stores.mailOutbox, config, systemClock.now(), out)
+    else if (command === 'overrides') code = await runOverridesCommand(args, new OverrideService(stores.overrides, systemClock, log), systemClock.now(), out)
+    else if (command === 'mail') code = await runMailCommand(args, stores.mailOutbox, config, systemClock.now(), out)
     else code = runBackupCommand(args, stores, out)
     await stores.close()
     process.exit(code)
