@@ -70,25 +70,26 @@ interface BackgroundJob {
  * reads the overrides and halts, starts last and stops first).
  */
 function backgroundJobs(deps: AppDeps): BackgroundJob[] {
-  // Jobs that must run on one node at a time run under leases in the database (store/leadership.ts).
+  // Jobs that must run on one node at a time run under leases in the database (store/leadership.ts),
+  // named as their lease (each written out in its leases.run call: the multi-node tests read the
+  // leased jobs from this file).
   const leases = deps.node.leadership
-  const leased = (name: string, start: () => StopJob): BackgroundJob => ({ name, start: () => leases.run(name, start) })
   return [
     { name: 'calendars', start: () => startCalendarJobs(deps) },
     { name: 'audit-log', start: () => deps.audit.start() },
     // One node polls the halt feed and shares what it saw; every node follows that view.
-    leased('halt-poller', () => deps.halts.start()),
+    { name: 'halt-poller', start: () => leases.run('halt-poller', () => deps.halts.start()) },
     { name: 'halt-follower', start: () => deps.halts.follow() },
     { name: 'override-watch', start: () => deps.overrides.start() },
-    leased('audit-sealer', () => deps.auditTrail.sealer.start()),
-    leased('audit-retention', () => deps.auditTrail.retention.start()),
+    { name: 'audit-sealer', start: () => leases.run('audit-sealer', () => deps.auditTrail.sealer.start()) },
+    { name: 'audit-retention', start: () => leases.run('audit-retention', () => deps.auditTrail.retention.start()) },
     // The tiled log: integration off committed rows and checkpoint publication, one node at a time.
-    leased('log-integrator', () => deps.transparency.integrator.start()),
+    { name: 'log-integrator', start: () => leases.run('log-integrator', () => deps.transparency.integrator.start()) },
     { name: 'mcp-usage', start: () => deps.mcpUsage.start() },
     { name: 'mcp-allowance', start: () => deps.mcpAllowance.start() },
     { name: 'meter', start: () => deps.meter.start() },
-    leased('mail-and-allowance-sweep', () => startAccountJobs(deps)),
-    leased('webhook-dispatcher', () => deps.delivery.dispatcher.start()),
+    { name: 'mail-and-allowance-sweep', start: () => leases.run('mail-and-allowance-sweep', () => startAccountJobs(deps)) },
+    { name: 'webhook-dispatcher', start: () => leases.run('webhook-dispatcher', () => deps.delivery.dispatcher.start()) },
   ]
 }
 
