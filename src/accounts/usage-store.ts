@@ -7,15 +7,6 @@
 // PostgreSQL side does: metering owns these writes; payments' ledger store writes purchases.
 import type { Database } from 'bun:sqlite'
 
-export const KEY_USAGE_SCHEMA_V8 = `
-CREATE TABLE key_usage (
-  account_id INTEGER NOT NULL REFERENCES api_keys (id),
-  day TEXT NOT NULL CHECK (length(day) = 10),
-  requests INTEGER NOT NULL CHECK (requests >= 0),
-  PRIMARY KEY (account_id, day)
-) WITHOUT ROWID;
-`
-
 export interface UsageCounts {
   day: number
   month: number

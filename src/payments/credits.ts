@@ -6,19 +6,6 @@ import type { Step } from '../store/transaction'
 import { sqliteStep } from '../store/sqlite-transaction'
 import { positional } from '../store/sql-text'
 
-export const CREDIT_LEDGER_SCHEMA_V1 = `
-CREATE TABLE credit_ledger (
-  id INTEGER PRIMARY KEY,
-  account_id INTEGER NOT NULL REFERENCES api_keys (id),
-  delta INTEGER NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN ('grant', 'debit')),
-  reference TEXT,
-  created_at TEXT NOT NULL
-);
-CREATE INDEX credit_ledger_account ON credit_ledger (account_id, id);
-CREATE TRIGGER credit_ledger_no_update BEFORE UPDATE ON credit_ledger BEGIN SELECT RAISE(ABORT, 'credit_ledger is append-only'); END;
-CREATE TRIGGER credit_ledger_no_delete BEFORE DELETE ON credit_ledger BEGIN SELECT RAISE(ABORT, 'credit_ledger is append-only'); END;
-`
 
 export interface CreditLedger {
   /** Appends a grant or debit (a step: it joins the purchase, key or event that caused it). */

@@ -9,7 +9,7 @@ import { appendEntries, emptyEdge, type Edge } from './integrate'
 import { base64, checkNoteSignature, parseNote, parseVkey, strictBase64, type Note } from './note'
 import { verifyConsistency } from './proofs'
 import { decodeBundle, ENTRIES_LEVEL, tilePath, TILE_WIDTH, tileWidth } from './tiles'
-import { verifyReceipt } from '../market/verify'
+import { verifyReceipt } from '../crypto/verify-receipt'
 
 /** The log does not hold what it signed or once showed: exit non-zero. */
 export class Mismatch extends Error {
