@@ -4,39 +4,15 @@
 // no wiring — and no domain imports src/wiring/. Whatever the kernel needs from above (the
 // migrations' list, the key class of the request log) is handed in by the wiring or the app.
 // No domain takes the whole bag either: each names the few services it uses in its own deps.ts,
-// and AppDeps, which joins them, lives at the top in app.ts, where no domain reaches.
+// and AppDeps, which joins them, lives at the top in app.ts, where no domain reaches. Domains
+// import each other's functions, never each other's routes. The floors: test/helpers/floors.ts.
 import { describe, expect, test } from 'bun:test'
 import { SOURCE_FILES, sourceGraph } from './helpers/source-imports'
+import { BAG_FILES, DOMAINS, isRouteFile, layerOf } from './helpers/floors'
 
-const KERNEL_FOLDERS = ['crypto', 'http', 'store']
-const KERNEL_FILES = ['src/utc.ts', 'src/clock.ts', 'src/log.ts', 'src/config.ts', 'src/version.ts', 'src/assets.d.ts']
-const DOMAINS = ['calendar', 'accounts', 'payments', 'audit', 'market', 'transparency', 'witness', 'mcp', 'delivery', 'board', 'discovery']
-
-// The dependency bag every domain once imported. Gone; a file of either name would be on the top
-// floor (it would name every domain's services), so the rule below keeps the domains off it too.
-const BAG_FILES = ['src/deps.ts', 'src/domain-deps.ts']
 // Imports from a domain up to the top floor that are allowed, "file → target" with the reason.
 // None is needed today: a domain that wants another's service adds it to its own deps type.
 const DOMAIN_IMPORTS_OF_THE_TOP: Record<string, string> = {}
-
-type Layer = 'kernel' | 'catalogue' | 'domain' | 'wiring' | 'top'
-
-/** The floor a file of src/ is on; undefined for a file no floor names. */
-function layerOf(file: string): Layer | undefined {
-  const [, first, rest] = /^src\/([^/]+)(\/.*)?$/.exec(file) ?? []
-  if (!first) return undefined
-  if (rest === undefined) {
-    if (KERNEL_FILES.includes(file)) return 'kernel'
-    if (file === 'src/app.ts' || file === 'src/main.ts' || BAG_FILES.includes(file)) return 'top'
-    return undefined
-  }
-  if (KERNEL_FOLDERS.includes(first)) return 'kernel'
-  if (first === 'catalogue') return 'catalogue'
-  if (DOMAINS.includes(first)) return 'domain'
-  if (first === 'wiring') return 'wiring'
-  if (first === 'cli') return 'top'
-  return undefined
-}
 
 /** The imports that break the floors' rules, as "file → target". */
 function violations(graph: ReadonlyMap<string, readonly string[]>): string[] {
@@ -48,6 +24,7 @@ function violations(graph: ReadonlyMap<string, readonly string[]>): string[] {
       if (layer === 'kernel' && below !== 'kernel') found.push(`${file} → ${target} (the kernel imports only the kernel)`)
       if ((layer === 'domain' || layer === 'catalogue') && below === 'wiring') found.push(`${file} → ${target} (no domain imports the wiring)`)
       if ((layer === 'domain' || layer === 'catalogue') && below === 'top' && !(`${file} → ${target}` in DOMAIN_IMPORTS_OF_THE_TOP)) found.push(`${file} → ${target} (no domain imports the top: AppDeps in app.ts, main.ts, cli/, the dependency bag)`)
+      if (layer === 'domain' && below === 'domain' && file.split('/')[1] !== target.split('/')[1] && isRouteFile(target)) found.push(`${file} → ${target} (no domain imports another domain's routes)`)
     }
   }
   return found
@@ -63,7 +40,7 @@ describe('the floors of src/', () => {
     expect(graph.get('src/wiring/migrations.ts')).toEqual(expect.arrayContaining(['src/store/migrate.ts', 'src/accounts/schema.ts']))
   })
 
-  test('the kernel imports no domain, no catalogue, no deps.ts or domain-deps.ts and no wiring; no domain imports the wiring or the top', () => {
+  test('the kernel imports no domain, no catalogue, no deps.ts or domain-deps.ts and no wiring; no domain imports the wiring, the top or another domain\'s routes', () => {
     expect(violations(graph)).toEqual([])
   })
 
@@ -79,7 +56,7 @@ describe('the floors of src/', () => {
     expect(graph.get('src/wiring/assemble.ts')).toContain('src/app.ts')
   })
 
-  test('the rule sees a planted import: a kernel file importing a domain, the dependency bag or the wiring, a domain importing the wiring, AppDeps or the bag', () => {
+  test('the rule sees a planted import: a kernel file importing a domain, the dependency bag or the wiring, a domain importing the wiring, AppDeps, the bag or another domain\'s routes', () => {
     const planted = new Map(graph)
     planted.set('src/http/plugin.ts', [...graph.get('src/http/plugin.ts')!, 'src/accounts/plans.ts'])
     planted.set('src/store/migrate.ts', [...graph.get('src/store/migrate.ts')!, 'src/domain-deps.ts', 'src/wiring/migrations.ts'])
@@ -87,10 +64,13 @@ describe('the floors of src/', () => {
     planted.set('src/market/issue.ts', [...graph.get('src/market/issue.ts')!, 'src/app.ts', 'src/domain-deps.ts'])
     planted.set('src/audit/routes/index.ts', [...graph.get('src/audit/routes/index.ts')!, 'src/deps.ts'])
     planted.set('src/catalogue/plans.ts', [...graph.get('src/catalogue/plans.ts')!, 'src/main.ts'])
+    planted.set('src/discovery/text-documents.ts', [...graph.get('src/discovery/text-documents.ts')!, 'src/market/routes/safe-to-trade-shared.ts', 'src/witness/routes.ts', 'src/discovery/routes/health.ts'])
     const real = violations(graph)
     expect(violations(planted).filter((found) => !real.includes(found)).sort()).toEqual([
       'src/audit/routes/index.ts → src/deps.ts (no domain imports the top: AppDeps in app.ts, main.ts, cli/, the dependency bag)',
       'src/catalogue/plans.ts → src/main.ts (no domain imports the top: AppDeps in app.ts, main.ts, cli/, the dependency bag)',
+      "src/discovery/text-documents.ts → src/market/routes/safe-to-trade-shared.ts (no domain imports another domain's routes)",
+      "src/discovery/text-documents.ts → src/witness/routes.ts (no domain imports another domain's routes)",
       'src/http/plugin.ts → src/accounts/plans.ts (the kernel imports only the kernel)',
       'src/market/issue.ts → src/app.ts (no domain imports the top: AppDeps in app.ts, main.ts, cli/, the dependency bag)',
       'src/market/issue.ts → src/domain-deps.ts (no domain imports the top: AppDeps in app.ts, main.ts, cli/, the dependency bag)',

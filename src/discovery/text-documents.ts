@@ -15,7 +15,7 @@ import { SUPPORTED_MICS } from '../calendar/mics'
 import { TOOLS } from '../mcp/tools'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
 import { SANDBOX_CALLS, SANDBOX_DAYS } from '../catalogue/limits'
-import { SAMPLE_DOOR_PER_MINUTE } from '../market/routes/safe-to-trade-shared'
+import { SAMPLE_DOOR_PER_MINUTE } from '../market/safe-to-trade'
 import { COMPLIANCE_CACHE_MS } from './compliance'
 
 export const TEXT_DOCUMENTS = {

@@ -5,8 +5,8 @@ import type { IssueDeps } from '../deps'
 import { resolveStatus, type MarketDeps } from '../resolve'
 import { signSafeToTrade, type SafeToTradeInput } from '../safe-to-trade'
 
-/** Requests per minute per client address on the public sample door (the paid door has no such limit). */
-export const SAMPLE_DOOR_PER_MINUTE = 60
+// The sample door's rate is the domain's (discovery's documents state it too).
+export { SAMPLE_DOOR_PER_MINUTE } from '../safe-to-trade'
 
 export const safeToTradeQuery = (venueDescription: string) =>
   t.Object({
