@@ -36,7 +36,6 @@ import { deliveryRoutes } from './delivery/routes'
 import { documentRoutes } from './discovery/routes/documents'
 import { descriptionRoutes } from './discovery/routes/descriptions'
 import { API_VERSION } from './version'
-
 import type { Transactor } from './store/transaction'
 import type { CalendarDeps, CalendarJobDeps } from './calendar/deps'
 import type { AccountJobDeps, AccountsDeps } from './accounts/deps'
