@@ -1,8 +1,8 @@
 // The regression guard (issue 32; `bun test/bench/regression.ts`, also run by `bun run bench`):
 // GET /v5/status with a paid key on the real service of this checkout against the same of an
 // earlier build, in alternated rounds, so that a change that costs throughput shows in the same
-// table. The earlier build is BENCH_BASELINE (a commit, a tag, a branch) or else the latest
-// release tag; it is checked out in a temporary git worktree outside the repository, with its
+// table. The earlier build is BENCH_BASELINE (a commit, a tag, a branch), else the latest release
+// tag, else `main` on a branch off it; it is checked out in a temporary git worktree outside the repository, with its
 // own `bun install --frozen-lockfile`, and removed afterwards.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -28,11 +28,17 @@ const git = (args: string[], cwd = ROOT) => {
   return { ok: run.exitCode === 0, out: run.stdout.toString().trim(), err: run.stderr.toString().trim() }
 }
 
-/** The build to compare with: BENCH_BASELINE, else the latest tag reachable from HEAD; null when there is neither. */
+/**
+ * The build to compare with: BENCH_BASELINE, else the latest tag reachable from HEAD (the previous
+ * release), else `main` when HEAD is a branch off it (what the branch would land on); null when
+ * there is none of these.
+ */
 export function baselineRef(): string | null {
   if (process.env.BENCH_BASELINE) return process.env.BENCH_BASELINE
   const tag = git(['describe', '--tags', '--abbrev=0'])
-  return tag.ok && tag.out ? tag.out : null
+  if (tag.ok && tag.out) return tag.out
+  const main = git(['rev-parse', '--verify', 'main^{commit}'])
+  return main.ok && main.out !== git(['rev-parse', 'HEAD']).out ? 'main' : null
 }
 
 export async function regressionBench(ref: string): Promise<Regression> {
@@ -84,7 +90,7 @@ export const regressionHeader = (result: Regression) =>
 if (import.meta.main) {
   const ref = baselineRef()
   if (!ref) {
-    console.log('no release tag to compare with: set BENCH_BASELINE=<commit>')
+    console.log('nothing to compare with (no release tag, and HEAD is main): set BENCH_BASELINE=<commit>')
     process.exit(0)
   }
   const result = await regressionBench(ref)
