@@ -3,8 +3,9 @@
 // browsers and child processes starting), not CPU: one process after another took 7–10 minutes
 // on a 2-core machine. The groups split along what the files start: the multi-node files (child
 // processes on one PostgreSQL, and the workers of test/workers/ on one SQLite file), the browser
-// and end-to-end files (Chromium, the service as a child process), and the in-process rest; each process has its own PostgreSQL cluster
-// (test/helpers/postgres-cluster.ts) and every file picks free ports and its own temp directories.
+// and end-to-end files (Chromium, the service as a child process), and the in-process rest; each
+// process has its own PostgreSQL cluster (test/helpers/postgres-cluster.ts) and every file picks
+// free ports and its own temp directories.
 // With arguments (`bun run test test/audit`), it is plain `bun test` on them.
 import { Glob } from 'bun'
 import { resolve } from 'node:path'
