@@ -37,10 +37,13 @@ export function joinSupervisor(log: Logger, gone: () => void): SupervisorChannel
   process.on('message', (message: ToWorker) => {
     if (message?.type === 'workers') workers = message.workers
   })
-  process.once('disconnect', () => {
+  const leave = () => {
     log.warn('supervisor gone; stopping this worker')
     gone()
-  })
+  }
+  // The channel may have closed while this worker was starting: 'disconnect' has fired already.
+  if (process.connected === false) queueMicrotask(leave)
+  else process.once('disconnect', leave)
   return {
     workers: () => workers,
     ready: () => void process.send?.({ type: 'ready' }),
