@@ -121,7 +121,10 @@ describe('JSON-RPC framing', () => {
     expect(recent.body.result.structuredContent.exchanges).toHaveLength(SUPPORTED_MICS.length)
     const bad = await rpc(t, call(1, 'list_exchanges'), { 'mcp-protocol-version': '1999-01-01' })
     expect(bad.status).toBe(400)
-    expect(bad.body.error.code).toBe(-32600)
+    // UnsupportedProtocolVersionError (2026-07-28): the versions served, and what was asked; no id null.
+    expect(bad.body.error.code).toBe(-32022)
+    expect(bad.body.error.data).toEqual({ supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'], requested: '1999-01-01' })
+    expect(bad.body.id).toBe(1)
   })
 
   test('oversized, deeply nested and non-JSON content types are refused clearly', async () => {
