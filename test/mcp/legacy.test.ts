@@ -118,7 +118,7 @@ describe('the official SDK client, three releases, beside a 2026-07-28 client on
       expect((transport as { protocolVersion?: string }).protocolVersion ?? '2024-11-05').toBe(expected)
       const { tools } = await client.listTools()
       expect(tools.map((tool: { name: string }) => tool.name)).toContain('get_market_calendar')
-      expect(tools.some((tool: { outputSchema?: unknown }) => tool.outputSchema !== undefined)).toBe(expected >= '2025-11-25')
+      expect(tools.some((tool: object) => 'outputSchema' in tool)).toBe(expected >= '2025-11-25')
       const result = (await client.callTool({ name: 'get_market_status', arguments: { mic: 'XNYS' } })) as { content: { text: string }[]; structuredContent?: unknown; isError?: boolean }
       expect(result.isError).toBeFalsy()
       expect(JSON.parse(result.content[0]!.text)).toMatchObject({ mic: 'XNYS', receipt_mode: 'live' })

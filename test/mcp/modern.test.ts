@@ -131,7 +131,7 @@ describe('2026-07-28, stateless', () => {
   })
 
   test('an unsupported version gets UnsupportedProtocolVersionError (-32022) listing the versions served', async () => {
-    for (const [header, version] of [['2099-01-01', '2099-01-01'], ['1900-01-01', '1900-01-01']]) {
+    for (const [header, version] of [['2099-01-01', '2099-01-01'], ['1900-01-01', '1900-01-01']] as const) {
       const answer = await send('tools/list', { _meta: meta(version) }, { headers: { 'mcp-protocol-version': header } })
       expect(answer.status).toBe(400)
       expect(validate(V, 'UnsupportedProtocolVersionError', answer.body)).toBeNull()
