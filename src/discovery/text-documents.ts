@@ -13,7 +13,7 @@ import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import { exchangeDirectory } from '../calendar/directory'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { TOOLS } from '../mcp/tools'
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
+import { SERVED_PROTOCOL_VERSIONS } from '../mcp/protocol'
 import { SANDBOX_CALLS, SANDBOX_DAYS } from '../accounts/plan-limits'
 import { SAMPLE_DOOR_PER_MINUTE } from '../market/routes/safe-to-trade-shared'
 import { COMPLIANCE_CACHE_MS } from './compliance'
@@ -62,7 +62,7 @@ export function documentValues(deps: Pick<AppDeps, 'config' | 'calendars'>): Rec
     x402_state: config.x402.payTo ? 'enabled on this server' : 'not configured on this server: use a key',
     purchase_ways: purchaseWays(config),
     mcp_tools: TOOLS.map((tool) => tool.name).join(', '),
-    mcp_versions: SUPPORTED_PROTOCOL_VERSIONS.join(', '),
+    mcp_versions: SERVED_PROTOCOL_VERSIONS.join(', '),
   }
 }
 

@@ -23,6 +23,8 @@ export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number]
 /** The stateless versions: each request carries its version in `_meta` and the MCP-Protocol-Version header (no initialize). */
 export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const
 export type ModernVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number]
+/** Every version served, oldest first (the discovery documents list them). */
+export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS]
 /** Every version served, newest first (server/discover and UnsupportedProtocolVersionError list them). */
 export const ALL_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...[...SUPPORTED_PROTOCOL_VERSIONS].reverse()]
 

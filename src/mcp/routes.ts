@@ -8,6 +8,7 @@ import { MCP_MAX_BATCH } from './limits'
 import { Admission } from './admission'
 import { rebindingGuard } from './rebinding'
 import { answerPost } from './handle'
+import { serverJson } from './server-json'
 
 export { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH } from './handle'
 
@@ -55,6 +56,9 @@ export function mcpRoutes(deps: AppDeps) {
         },
       },
     )
+    .get('/.well-known/mcp/server.json', () => jsonResponse(serverJson(deps.config), 200, { 'cache-control': 'public, max-age=3600' }), {
+      detail: { tags: ['tools'], summary: "This deployment's MCP registry entry (server.json, schema 2025-12-11): remote, Streamable HTTP, <PUBLIC_BASE_URL>/mcp", responses: responses({ 200: 'server.json' }) },
+    })
     .get('/mcp', methodNotAllowed, notAllowedDoc('there is no server-initiated stream'))
     .delete('/mcp', methodNotAllowed, notAllowedDoc('no session is issued, so there is none to end'))
     .put('/mcp', methodNotAllowed, notAllowedDoc('POST only'))
