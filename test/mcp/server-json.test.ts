@@ -10,7 +10,7 @@ import { registryName } from '../../src/mcp/server-json'
 
 const ajv = new Ajv({ strict: false, allErrors: true })
 addFormats(ajv)
-const validate = ajv.compile(schema)
+const validate = ajv.compile<unknown>(schema)
 
 describe('server.json', () => {
   test('valid under the registry schema; the remote is this deployment plus /mcp; version equals serverInfo.version', async () => {
@@ -18,7 +18,7 @@ describe('server.json', () => {
     const { status, headers, body } = await t.json('/.well-known/mcp/server.json')
     expect(status).toBe(200)
     expect(headers.get('access-control-allow-origin')).toBeNull() // no Origin sent; CORS is open for it
-    if (!validate(body)) throw new Error(ajv.errorsText(validate.errors))
+    if (!validate(body as object)) throw new Error(ajv.errorsText(validate.errors))
     expect(body.$schema).toBe(schema.$id)
     expect(body.name).toBe('org.example.bell/openbell')
     expect(body.remotes).toEqual([expect.objectContaining({ type: 'streamable-http', url: 'https://bell.example.org/mcp' })])
