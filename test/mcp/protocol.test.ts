@@ -145,10 +145,13 @@ describe('JSON-RPC framing', () => {
       expect(response.headers.get('allow')).toContain('POST')
       expect(response.headers.get('allow')).not.toContain('GET')
     }
-    const preflight = await t.request('/mcp', { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, authorization' } })
+    // The service's own pages (and CORS_ALLOWED_ORIGINS) only: other origins are refused (rebinding.test.ts).
+    const preflight = await t.request('/mcp', { method: 'OPTIONS', headers: { origin: 'https://oracle.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, authorization' } })
     expect(preflight.status).toBe(204)
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://agent.example')
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://oracle.test')
     expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version')
+    const foreign = await t.request('/mcp', { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } })
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull()
   })
 })
 
