@@ -2,7 +2,7 @@
 // client capabilities in `_meta`, and mirrors its method (and tool name) in the Mcp-Method and
 // Mcp-Name headers, which must match the body. This module decides whether a body is such a
 // request and what is wrong with it; no HTTP here. docs/mcp.md, "2026-07-28".
-import { ALL_PROTOCOL_VERSIONS, JSONRPC_ERRORS, isModernVersion, type JsonRpcId } from './protocol'
+import { ALL_PROTOCOL_VERSIONS, JSONRPC_ERRORS, isModernVersion, isSupportedVersion, type JsonRpcId } from './protocol'
 
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion'
 export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities'
@@ -36,11 +36,13 @@ export function modernId(body: unknown): JsonRpcId {
 }
 
 export function unsupportedVersion(id: JsonRpcId, requested: string): ModernRefusal {
+  // A version of the initialize era named in _meta: served here, but only after initialize.
+  const why = isSupportedVersion(requested) ? ` per request (${requested} is served after an initialize handshake)` : ''
   return {
     status: 400,
     id,
     code: JSONRPC_ERRORS.UNSUPPORTED_PROTOCOL_VERSION,
-    message: `Unsupported protocol version ${JSON.stringify(requested.slice(0, 32))}: this server speaks ${ALL_PROTOCOL_VERSIONS.join(', ')}`,
+    message: `Unsupported protocol version ${JSON.stringify(requested.slice(0, 32))}${why}: this server speaks ${ALL_PROTOCOL_VERSIONS.join(', ')}`,
     data: { supported: [...ALL_PROTOCOL_VERSIONS], requested: requested.slice(0, 64) },
   }
 }

@@ -183,3 +183,12 @@ describe('2026-07-28, stateless', () => {
     expect('id' in body).toBe(false)
   })
 })
+
+describe('a version of the initialize era named in _meta', () => {
+  test('is refused with -32022: those versions are served after initialize, not per request', async () => {
+    const answer = await send('tools/list', { _meta: meta('2025-11-25') }, { headers: { 'mcp-protocol-version': '2025-11-25' } })
+    expect(answer.status).toBe(400)
+    expect(validate(V, 'UnsupportedProtocolVersionError', answer.body)).toBeNull()
+    expect(answer.body.error.message).toContain('initialize')
+  })
+})
