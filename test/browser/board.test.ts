@@ -16,7 +16,7 @@ let running: RunningBrowser
 const opened: RecordedPage[] = []
 
 beforeAll(async () => {
-  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`)
+  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (bun run test does when it can)`)
   harness = makeTestApp()
   // The service's clock is the real one: the page's countdowns and polling run in real time.
   harness.clock.now = () => Date.now()

@@ -16,7 +16,7 @@ let running: RunningBrowser
 let witnessPath: string
 
 beforeAll(async () => {
-  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`)
+  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (bun run test does when it can)`)
   // A fixed instant, so the screenshots show the same day every run: Thanksgiving Day 2026, 09:45
   // in New York (XNYS and XNAS closed for the holiday), Europe in its afternoon session.
   harness = makeTestApp({ now: '2026-11-26T14:45:00.000Z' })
