@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './deps'
 import { httpPlugin } from './http/plugin'
+import { classOfKey } from './catalogue/plans'
 import { corsPlugin } from './http/cors'
 import { keyRoutes } from './discovery/routes/keys'
 import { healthRoutes } from './discovery/routes/health'
@@ -45,7 +46,7 @@ export function buildApp(deps: AppDeps) {
   // assuming a host of at least 4 characters ("http://a.bc/"); with `Host: ab` that start falls
   // inside the path (issue 24 item 2; docs/operations.md). From character 7 it holds for any host.
   const app = new Elysia({ name: 'openbell', handler: { standardHostname: false } })
-    .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey }))
+    .use(httpPlugin({ log: deps.log, clock: deps.clock, routes: () => routes(), adminKey: deps.config.adminKey, keyClass: classOfKey }))
     .use(corsPlugin(deps.config))
     .use(hardeningPlugin({ routes: () => routes(), shape: witnessRefusalShape(deps) }))
     .use(keyRoutes(deps))

@@ -28,7 +28,8 @@ import type { Meter } from './accounts/metering'
 import type { TokenStore } from './accounts/tokens'
 import type { NodeInfo } from './store/node'
 import type { Step, Transactor } from './store/transaction'
-import type { TlogWitness, TransparencyLog } from './transparency/services'
+import type { TransparencyLog } from './transparency/services'
+import type { TlogWitness } from './witness/tlog/services'
 
 export interface DomainDeps {
   /** Runs a unit of work over several stores as one transaction, on either backend (store/transaction.ts). */

@@ -11,7 +11,6 @@ import { runKeysCommand } from './cli/keys'
 import { runHealthcheck } from './cli/healthcheck'
 import { openBackend, openSqlite, type OpenedBackend } from './wiring/open'
 import { existsSync } from 'node:fs'
-import { PostgresIncomplete } from './wiring/postgres'
 import { DatabaseUnavailable } from './store/postgres'
 import { SigningKeyMismatch } from './store/key-record'
 import { LogListError } from './witness/tlog/logs'
@@ -28,6 +27,7 @@ import { USAGE } from './cli/usage'
 import { runMailCommand } from './cli/mail'
 import { startAccountJobs } from './accounts/jobs'
 import { runDbCommand } from './cli/db-copy'
+import type { AppDeps } from './deps'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
 process.env.TZ = 'UTC'
@@ -50,10 +50,47 @@ async function openBackendOrExit(parts: Parameters<typeof openBackend>[0]): Prom
     return await openBackend(parts)
   } catch (error) {
     const where = parts.config.databaseUrl ? {} : { path: parts.config.databasePath }
-    if (error instanceof DatabaseUnavailable || error instanceof PostgresIncomplete || error instanceof SigningKeyMismatch || error instanceof LogListError || error instanceof WitnessPolicyError) console.error(`cannot start: ${error.message}`)
+    if (error instanceof DatabaseUnavailable || error instanceof SigningKeyMismatch || error instanceof LogListError || error instanceof WitnessPolicyError) console.error(`cannot start: ${error.message}`)
     parts.log.error('cannot open the database; not starting', { ...where, error: (error as Error).message })
-    process.exit(error instanceof MigrationError ? 3 : error instanceof SigningKeyMismatch || error instanceof PostgresIncomplete || error instanceof LogListError || error instanceof WitnessPolicyError ? 2 : 1)
+    process.exit(error instanceof MigrationError ? 3 : error instanceof SigningKeyMismatch || error instanceof LogListError || error instanceof WitnessPolicyError ? 2 : 1)
   }
+}
+
+type StopJob = () => void | Promise<void>
+
+/** A background job: a name (the lease's, for a job run on one node at a time) and its start, which returns its stop. */
+interface BackgroundJob {
+  name: string
+  start: () => StopJob | Promise<StopJob>
+}
+
+/**
+ * The background jobs in the order they start; shutdown stops them in the reverse order, so a job
+ * stops before what it uses (the webhook dispatcher, which issues receipts into the audit log and
+ * reads the overrides and halts, starts last and stops first).
+ */
+function backgroundJobs(deps: AppDeps): BackgroundJob[] {
+  // Jobs that must run on one node at a time run under leases in the database (store/leadership.ts),
+  // named as their lease (each written out in its leases.run call: the multi-node tests read the
+  // leased jobs from this file).
+  const leases = deps.node.leadership
+  return [
+    { name: 'calendars', start: () => startCalendarJobs(deps) },
+    { name: 'audit-log', start: () => deps.audit.start() },
+    // One node polls the halt feed and shares what it saw; every node follows that view.
+    { name: 'halt-poller', start: () => leases.run('halt-poller', () => deps.halts.start()) },
+    { name: 'halt-follower', start: () => deps.halts.follow() },
+    { name: 'override-watch', start: () => deps.overrides.start() },
+    { name: 'audit-sealer', start: () => leases.run('audit-sealer', () => deps.auditTrail.sealer.start()) },
+    { name: 'audit-retention', start: () => leases.run('audit-retention', () => deps.auditTrail.retention.start()) },
+    // The tiled log: integration off committed rows and checkpoint publication, one node at a time.
+    { name: 'log-integrator', start: () => leases.run('log-integrator', () => deps.transparency.integrator.start()) },
+    { name: 'mcp-usage', start: () => deps.mcpUsage.start() },
+    { name: 'mcp-allowance', start: () => deps.mcpAllowance.start() },
+    { name: 'meter', start: () => deps.meter.start() },
+    { name: 'mail-and-allowance-sweep', start: () => leases.run('mail-and-allowance-sweep', () => startAccountJobs(deps)) },
+    { name: 'webhook-dispatcher', start: () => leases.run('webhook-dispatcher', () => deps.delivery.dispatcher.start()) },
+  ]
 }
 
 /** Longest a clean stop may take before the process exits 1 saying so (systemd waits 30 s: docs/operations.md). */
@@ -95,25 +132,14 @@ async function serve(): Promise<void> {
   calendars.reload('boot')
   const backend = await openBackendOrExit({ config, clock: systemClock, log, signer, calendars })
   const { deps } = backend
-  const stopCalendarJobs = startCalendarJobs(deps)
   if (!config.securityContact) log.warn('no SECURITY_CONTACT configured: /.well-known/security.txt answers 404 (a security.txt without Contact is invalid)')
-  const stopAudit = deps.audit.start()
-  // Jobs that must run on one node at a time run under leases in the database (store/leadership.ts).
-  const leases = deps.node.leadership
-  // One node polls the halt feed and shares what it saw; every node follows that view.
-  const stopHaltMonitor = leases.run('halt-poller', () => deps.halts.start())
-  const stopHaltFollower = deps.halts.follow()
-  const stopOverrideWatch = await deps.overrides.start()
-  const stopSealer = leases.run('audit-sealer', () => deps.auditTrail.sealer.start())
-  const stopRetention = leases.run('audit-retention', () => deps.auditTrail.retention.start())
-  // The tiled log: integration off committed rows and checkpoint publication, one node at a time.
-  const stopIntegrator = leases.run('log-integrator', () => deps.transparency.integrator.start())
-  const stopMcpUsage = deps.mcpUsage.start()
-  const stopMcpAllowance = deps.mcpAllowance.start()
-  const stopMeter = deps.meter.start()
-  const stopAccountJobs = leases.run('mail-and-allowance-sweep', () => startAccountJobs(deps))
+  const stops: StopJob[] = []
+  for (const job of backgroundJobs(deps)) {
+    // Awaited only when it is a promise: the synchronous starts run back to back, as written.
+    const stop = job.start()
+    stops.push(stop instanceof Promise ? await stop : stop)
+  }
   deps.healthExtras.push(() => ({ halt_monitor: deps.halts.status() }))
-  const stopDispatcher = leases.run('webhook-dispatcher', () => deps.delivery.dispatcher.start())
   let app: ReturnType<typeof buildApp>
   try {
     app = listenOrFail(() => buildApp(deps).listen(listenOptions(config)), config)
@@ -143,19 +169,7 @@ async function serve(): Promise<void> {
       // finish before stop() resolves.
       await deps.delivery.streams.closeAll()
       await app.stop()
-      await stopDispatcher()
-      stopCalendarJobs()
-      await stopHaltMonitor()
-      await stopHaltFollower()
-      await stopOverrideWatch()
-      await stopAudit()
-      await stopSealer()
-      await stopRetention()
-      await stopIntegrator()
-      await stopMcpUsage()
-      await stopMcpAllowance()
-      await stopMeter()
-      await stopAccountJobs()
+      for (const stop of stops.toReversed()) await stop()
       await backend.close()
     } catch (error) {
       clearTimeout(deadline)
@@ -201,13 +215,8 @@ async function main(argv: string[]): Promise<void> {
     const stores = opened.stores
     let code: number
     if (command === 'keys') code = await runKeysCommand(args, stores.accounts, new Date(), out, stores.usage)
-    else if (command === 'overrides') {
-      if (stores.overrides) code = await runOverridesCommand(args, new OverrideService(stores.overrides, systemClock, log), systemClock.now(), out)
-      else {
-        console.error('overrides: this build has no PostgreSQL override store yet; set overrides through the admin endpoint of a node')
-        code = 2
-      }
-    } else if (command === 'mail') code = await runMailCommand(args, stores.mailOutbox, config, systemClock.now(), out)
+    else if (command === 'overrides') code = await runOverridesCommand(args, new OverrideService(stores.overrides, systemClock, log), systemClock.now(), out)
+    else if (command === 'mail') code = await runMailCommand(args, stores.mailOutbox, config, systemClock.now(), out)
     else code = runBackupCommand(args, stores, out)
     await stores.close()
     process.exit(code)

@@ -79,6 +79,8 @@ function circles(): string[][] {
 }
 
 const importers = (predicate: (target: string) => boolean) => FILES.filter((file) => GRAPH.get(file)!.files.some(predicate))
+// The kernel: the folders and files every layer may import; it imports no domain.
+const KERNEL = (target: string) => ['src/crypto/', 'src/http/', 'src/store/'].some((folder) => target.startsWith(folder)) || ['src/utc.ts', 'src/clock.ts', 'src/log.ts', 'src/config.ts', 'src/version.ts'].includes(target)
 const DRIVER = (text: string) => /from\s+['"]bun:sqlite['"]/.test(text) || /import\s+(?:type\s+)?\{[^}]*\bSQL\b[^}]*\}\s+from\s+['"]bun['"]/.test(text)
 
 describe('import graph of src/', () => {
@@ -125,6 +127,18 @@ describe('import graph of src/', () => {
   test('the HTTP layer does not reach into accounts: the request-auth helper imports nothing of it, the request log only the key prefixes', () => {
     expect(GRAPH.get('src/http/auth.ts')!.files.filter((target) => !target.startsWith('src/http/') && !target.startsWith('src/crypto/'))).toEqual([])
     const reached = FILES.filter((file) => file.startsWith('src/http/')).flatMap((file) => GRAPH.get(file)!.files.filter((target) => target.startsWith('src/accounts/') && target !== 'src/accounts/plans.ts').map((target) => `${file} → ${target}`))
+    expect(reached).toEqual([])
+  })
+
+  test('the catalogue (what the service sells) imports only itself and the kernel: no domain, no wiring, not the dependency types', () => {
+    const catalogue = FILES.filter((file) => file.startsWith('src/catalogue/'))
+    expect(catalogue.length).toBeGreaterThan(5)
+    const reached = catalogue.flatMap((file) => GRAPH.get(file)!.files.filter((target) => !target.startsWith('src/catalogue/') && !KERNEL(target)).map((target) => `${file} → ${target}`))
+    expect(reached).toEqual([])
+  })
+
+  test('accounts imports nothing from payments (payments uses accounts through its entry points)', () => {
+    const reached = FILES.filter((file) => file.startsWith('src/accounts/')).flatMap((file) => GRAPH.get(file)!.files.filter((target) => target.startsWith('src/payments/')).map((target) => `${file} → ${target}`))
     expect(reached).toEqual([])
   })
 })

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import type { Step } from '../store/transaction'
 import { sqliteStep } from '../store/sqlite-transaction'
 import { displayPrefix, hashKey } from './keys'
-import { KEY_CLASSES, type AccountStatus, type KeyClass, type Plan } from './plans'
+import { KEY_CLASSES, type AccountStatus, type KeyClass, type Plan } from '../catalogue/plans'
 
 export interface NewKeyOptions {
   plan: Plan

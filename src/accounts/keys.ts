@@ -2,7 +2,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { sha256, sha256Hex } from '../crypto/hash'
 import { bytesToHex } from '../crypto/encoding'
-import { API_KEY_PATTERN, KEY_CLASSES, defaultClassForPlan, type KeyClass, type Plan } from './plans'
+import { API_KEY_PATTERN, KEY_CLASSES, defaultClassForPlan, type KeyClass, type Plan } from '../catalogue/plans'
 import type { AccountRow, AccountStore } from './store'
 
 /** Shown in listings and logs: the class prefix and the first 8 hex characters. */

@@ -3,9 +3,9 @@
 import type { DomainDeps } from '../domain-deps'
 import type { AccountRow } from './store'
 import { ApiError } from '../http/errors'
-import { paymentRequired } from '../payments/requirements'
+import { paymentRequired } from '../catalogue/payment-requirements'
 import type { MeterOutcome, RateLimitInfo } from './metering'
-import { canBuyPlan, canUpgrade, capabilities } from './capabilities'
+import { canBuyPlan, canUpgrade, capabilities } from '../catalogue/capabilities'
 
 export interface PaymentOffer {
   resourceUrl: string

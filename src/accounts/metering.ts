@@ -17,7 +17,7 @@ import type { Logger } from '../log'
 import type { AccountRow } from './store'
 import type { MeterWrites, UsageStore } from './usage-store'
 import { QuotaSlices } from './quota-slices'
-import { nextUtcMidnight, planLimit, utcDayOf, utcMonthOf, type FreeLimits, type PlanLimit } from './plan-limits'
+import { nextUtcMidnight, planLimit, utcDayOf, utcMonthOf, type FreeLimits, type PlanLimit } from '../catalogue/limits'
 
 const FLUSH_MS = 1000
 const MAX_STATES = 200_000

@@ -1,12 +1,12 @@
-// What each self-service key offers, and the texts that go with it (answers and e-mails).
+// What each self-service key offers, and the texts that go with it (answers and e-mails); the
+// plans sold here are in catalogue/pricing.ts (`plansOffer`).
 // Figures of spec 8; the free daily limit is left open by the spec (500 here, see docs/accounts.md).
 import type { Config } from '../config'
-import { canBuyPlan, canUpgrade, capabilities } from './capabilities'
-import { MINT_PERIOD_DAYS, MINT_TIERS } from '../payments/mint-tiers'
-import { PAID_DAILY_LIMITS, SANDBOX_CALLS } from './plan-limits'
+import { canUpgrade, capabilities } from '../catalogue/capabilities'
+import { SANDBOX_CALLS } from '../catalogue/limits'
 
-// The sandbox allowance is enforced by metering (plan-limits.ts); the offers quote the same figures.
-export { SANDBOX_CALLS, SANDBOX_DAYS } from './plan-limits'
+// The sandbox allowance is enforced by metering (catalogue/limits.ts); the offers quote the same figures.
+export { SANDBOX_CALLS, SANDBOX_DAYS } from '../catalogue/limits'
 export const INSTANT_PER_ADDRESS_PER_DAY = 10
 export const EMAIL_KEYS_PER_ADDRESS = 3
 export const EMAIL_KEY_WINDOW_HOURS = 24
@@ -17,27 +17,6 @@ export const AGENT_ID_MAX = 256
 /** Where a key holder goes to upgrade: the pricing page (served at /pricing unless WITNESS_PRICING_URL names another). */
 export function upgradeUrl(config: Config): string {
   return config.witness.pricingUrl
-}
-
-/**
- * The plans a key holder can get here: free always; builder and pro only where this installation
- * sells them, each with only the ways that are configured (mint on chain, card checkout).
- */
-export function plansOffer(config: Config) {
-  const base = config.publicBaseUrl
-  const can = capabilities(config)
-  const offer: Record<string, Record<string, unknown>> = {
-    free: { daily_limit: config.metering.freeDailyLimit, get: `POST ${base}/v5/keys/instant {"agent_id": "…"}` },
-  }
-  for (const plan of ['builder', 'pro'] as const) {
-    if (!canBuyPlan(can, plan)) continue
-    offer[plan] = {
-      daily_limit: PAID_DAILY_LIMITS[plan],
-      ...(can.x402Transfers ? { price_usdc: MINT_TIERS[plan].priceUsdc, period_days: MINT_PERIOD_DAYS, mint: `POST ${base}/v5/x402/mint {"tx_hash": "…", "tier": "${plan}"}` } : {}),
-      ...(can.card[plan] ? { checkout: `POST ${base}/v5/checkout {"plan": "${plan}"}` } : {}),
-    }
-  }
-  return offer
 }
 
 /** "Upgrade: <url>" where something can be bought here, else nothing. */

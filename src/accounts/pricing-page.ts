@@ -1,6 +1,6 @@
 // The pricing document as a small HTML page for people (GET /pricing with Accept: text/html):
 // no script, no external resource, every value escaped.
-import type { Pricing } from './pricing'
+import type { Pricing } from '../catalogue/pricing'
 
 const escape = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 const code = (value: unknown) => `<code>${escape(value)}</code>`

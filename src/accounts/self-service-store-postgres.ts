@@ -3,7 +3,7 @@
 // of nodes wait in turn, and each sees the count the one before it left.
 import type { SQL } from 'bun'
 import { postgresStep } from '../store/postgres-transaction'
-import type { Plan } from './plans'
+import type { Plan } from '../catalogue/plans'
 import { TAKE_ALLOWANCE_SQL, takeAllowanceValues, type AllowanceResult } from './limits'
 import type { KeyChannel } from './events'
 import { EVENTS_OF_DAY_SQL, eventValues, INSERT_EVENT_SQL, INSERT_SELF_SERVICE_KEY_SQL, selfServiceKeyValues, type SelfServiceStore } from './self-service-store'

@@ -4,7 +4,7 @@
 import type { Database } from 'bun:sqlite'
 import type { Step } from '../store/transaction'
 import { sqliteStep } from '../store/sqlite-transaction'
-import type { KeyClass, Plan } from './plans'
+import type { KeyClass, Plan } from '../catalogue/plans'
 import { TAKE_ALLOWANCE_SQL, takeAllowanceValues, type Allowance, type AllowanceResult } from './limits'
 import type { KeyChannel, KeyEventReads } from './events'
 

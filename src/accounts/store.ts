@@ -1,28 +1,9 @@
 // SQL for API keys. Only the SHA-256 of a key is stored, never the key.
 import type { Database } from 'bun:sqlite'
-import type { AccountStatus, KeyClass, Plan } from './plans'
+import type { AccountStatus, KeyClass, Plan } from '../catalogue/plans'
 
 /** A LIKE pattern matching text that starts with `prefix` (its wildcards taken literally). */
 export const startsWith = (prefix: string) => prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + '%'
-
-export const ACCOUNTS_SCHEMA_V1 = `
-CREATE TABLE api_keys (
-  id INTEGER PRIMARY KEY,
-  key_hash TEXT NOT NULL UNIQUE CHECK (length(key_hash) = 64),
-  key_prefix TEXT NOT NULL,
-  class TEXT NOT NULL CHECK (class IN ('free', 'sandbox', 'credit', 'paid')),
-  plan TEXT NOT NULL CHECK (plan IN ('free', 'sandbox', 'builder', 'pro', 'evidence_starter', 'evidence')),
-  status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'suspended', 'cancelled')),
-  created_at TEXT NOT NULL,
-  expires_at TEXT,
-  calls_remaining INTEGER,
-  agent_id TEXT,
-  email TEXT,
-  credit_balance INTEGER NOT NULL DEFAULT 0 CHECK (credit_balance >= 0)
-);
-CREATE INDEX api_keys_prefix ON api_keys (key_prefix);
-CREATE INDEX api_keys_agent ON api_keys (agent_id) WHERE agent_id IS NOT NULL;
-`
 
 export interface AccountRow {
   id: number

@@ -12,18 +12,6 @@ export const MAX_TOKENS_PER_KEY = 100
 export const TOKEN_PREFIX = 'obt_'
 export const TOKEN_PATTERN = /^obt_[A-Za-z0-9_-]{43}$/
 
-export const OAUTH_TOKENS_SCHEMA_V7 = `
-CREATE TABLE oauth_tokens (
-  token_hash TEXT PRIMARY KEY CHECK (length(token_hash) = 64),
-  account_id INTEGER NOT NULL REFERENCES api_keys (id),
-  scope TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  expires_at INTEGER NOT NULL
-) WITHOUT ROWID;
-CREATE INDEX oauth_tokens_account ON oauth_tokens (account_id, created_at);
-CREATE INDEX oauth_tokens_expiry ON oauth_tokens (expires_at);
-`
-
 export const hashToken = (token: string) => sha256Hex(token)
 
 export interface TokenStore {

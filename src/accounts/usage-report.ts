@@ -1,7 +1,7 @@
 // The Usage object of GET /v5/usage (spec 2.7), from the meter's counts and the key's plan.
 import type { AppDeps } from '../deps'
 import type { AccountRow } from './store'
-import { nextUtcMidnight } from './plan-limits'
+import { nextUtcMidnight } from '../catalogue/limits'
 import { upgradeUrlOf } from './meter-answer'
 
 export interface UsageReport {

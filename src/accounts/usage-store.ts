@@ -2,19 +2,10 @@
 // and the account writes metering needs at once: debiting a credit, spending a sandbox call, and
 // claiming part of a day's quota (shared counting: several processes or nodes over one database).
 // Each write is one statement or one transaction, so that the check and the write are one step.
-// The PostgreSQL side is in usage-store-postgres.ts.
+// The PostgreSQL side is in usage-store-postgres.ts. A credit taken or given back writes its
+// credit_ledger row (payments' table) in the same transaction, with its own statement, as the
+// PostgreSQL side does: metering owns these writes; payments' ledger store writes purchases.
 import type { Database } from 'bun:sqlite'
-import { sqliteCreditLedger } from '../payments/credits'
-import { runSync } from '../store/sqlite-transaction'
-
-export const KEY_USAGE_SCHEMA_V8 = `
-CREATE TABLE key_usage (
-  account_id INTEGER NOT NULL REFERENCES api_keys (id),
-  day TEXT NOT NULL CHECK (length(day) = 10),
-  requests INTEGER NOT NULL CHECK (requests >= 0),
-  PRIMARY KEY (account_id, day)
-) WITHOUT ROWID;
-`
 
 export interface UsageCounts {
   day: number
@@ -96,7 +87,7 @@ export function sqliteUsageStore(db: Database): UsageStore {
 }
 
 export function sqliteMeterWrites(db: Database): MeterWrites {
-  const ledger = sqliteCreditLedger(db)
+  const ledger = db.query('INSERT INTO credit_ledger (account_id, delta, kind, reference, created_at) VALUES (?1, ?2, ?3, ?4, ?5)')
   const debit = db.query('UPDATE api_keys SET credit_balance = credit_balance - 1 WHERE id = ? AND credit_balance > 0 RETURNING credit_balance')
   const spend = db.query(positional(SPEND_SANDBOX_CALL_SQL))
   const claim = db.query(positional(CLAIM_SQL))
@@ -105,14 +96,14 @@ export function sqliteMeterWrites(db: Database): MeterWrites {
   const call = db.query(positional(REFUND_SANDBOX_CALL_SQL))
   const refundTx = db.transaction((accountId: number, reference: string, at: string) => {
     credit.run(accountId)
-    runSync(ledger.record(accountId, 1, 'grant', `refund:${reference}`, at))
+    ledger.run(accountId, 1, 'grant', `refund:${reference}`, at)
   })
   const balance = db.query('SELECT credit_balance FROM api_keys WHERE id = ?')
   const callsLeft = db.query('SELECT coalesce(calls_remaining, ?2) AS n FROM api_keys WHERE id = ?1')
   const debitTx = db.transaction((accountId: number, reference: string, at: string) => {
     const row = debit.get(accountId) as { credit_balance: number } | null
     if (!row) return null
-    runSync(ledger.record(accountId, -1, 'debit', reference, at))
+    ledger.run(accountId, -1, 'debit', reference, at)
     return row.credit_balance
   })
   return {

@@ -1,6 +1,6 @@
 // Reading the audit trail for the HTTP surfaces: archive pages, a key's own receipts, proofs.
 import type { AccountRow } from '../accounts/store'
-import type { Plan } from '../accounts/plans'
+import type { Plan } from '../catalogue/plans'
 import { ApiError } from '../http/errors'
 import { SUPPORTED_RANGE, parseUtcInstant } from '../utc'
 import type { AuditStore } from './store'

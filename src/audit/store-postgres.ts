@@ -1,6 +1,6 @@
 // The audit trail on PostgreSQL (src/audit/store.ts says what each method does).
 //
-// One log order across nodes: a batch is one call of openbell_audit_append (schema-postgres.ts),
+// One log order across nodes: a batch is one call of openbell_audit_append (schema.ts),
 // one statement and one round trip: it takes the one row of audit_sequence FOR UPDATE, reads the
 // next log position and the last sealed day from it, inserts its rows at consecutive positions
 // with one multi-row INSERT (from one JSON array of the rows) and moves the position on; the

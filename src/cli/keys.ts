@@ -2,7 +2,7 @@
 // status change; `activate` is kept as another name for `resume`. Prints a new key once; listings
 // show only prefixes.
 import { parseArgs } from 'node:util'
-import { PLANS, ACCOUNT_STATUSES, type AccountStatus, type KeyClass, type Plan } from '../accounts/plans'
+import { PLANS, ACCOUNT_STATUSES, type AccountStatus, type KeyClass, type Plan } from '../catalogue/plans'
 import { issueKey } from '../accounts/keys'
 import type { AccountStore } from '../accounts/store'
 import type { UsageStore } from '../accounts/usage-store'

@@ -11,7 +11,7 @@ import { API_VERSION } from '../version'
  * The date of the last change of agent.json's content (not of its configured values). A test
  * records the content's hash beside this date, so the content cannot change without it moving.
  */
-export const AGENT_METADATA_VERSION = '2026-11-25'
+export const AGENT_METADATA_VERSION = '2026-12-06'
 export const AGENT_METADATA_SCHEMA_VERSION = '1.0'
 
 /** Capabilities claimed only when their route is served (another part may not be built in). */

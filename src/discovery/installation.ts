@@ -3,13 +3,6 @@
 // migration ran (its first start), a new one the time of this migration. Never updated.
 import type { Database } from 'bun:sqlite'
 
-export const INSTALLATION_SCHEMA_V1 = `
-CREATE TABLE installation (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-INSERT INTO installation (name, value)
-  SELECT 'first_started_at', coalesce(min(applied_at), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) FROM schema_migrations;
-CREATE TRIGGER installation_no_update BEFORE UPDATE ON installation BEGIN SELECT RAISE(ABORT, 'installation facts never change'); END;
-`
-
 export interface InstallationStore {
   /** ISO instant of this installation's first start (null when the row is missing). */
   firstStartedAt(): Promise<string | null>

@@ -7,14 +7,14 @@ import llms from '../../public/llms.txt' with { type: 'text' }
 import llmsFull from '../../public/llms-full.txt' with { type: 'text' }
 import skill from '../../public/SKILL.md' with { type: 'text' }
 import type { AppDeps } from '../deps'
-import { capabilities } from '../accounts/capabilities'
+import { capabilities } from '../catalogue/capabilities'
 import { sha256Hex } from '../crypto/hash'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import { exchangeDirectory } from '../calendar/directory'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { TOOLS } from '../mcp/tools'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
-import { SANDBOX_CALLS, SANDBOX_DAYS } from '../accounts/plan-limits'
+import { SANDBOX_CALLS, SANDBOX_DAYS } from '../catalogue/limits'
 import { SAMPLE_DOOR_PER_MINUTE } from '../market/routes/safe-to-trade-shared'
 import { COMPLIANCE_CACHE_MS } from './compliance'
 
@@ -66,7 +66,7 @@ export function documentValues(deps: Pick<AppDeps, 'config' | 'calendars'>): Rec
   }
 }
 
-/** The llms-full.txt lines on buying more: only what this installation sells (accounts/capabilities.ts). */
+/** The llms-full.txt lines on buying more: only what this installation sells (catalogue/capabilities.ts). */
 function purchaseWays(config: AppDeps['config']): string {
   const can = capabilities(config)
   const card = (['builder', 'pro', 'credits'] as const).filter((product) => can.card[product])

@@ -4,7 +4,6 @@ import { Elysia } from 'elysia'
 import type { Logger } from '../log'
 import type { Clock } from '../clock'
 import { ApiError, jsonResponse, storageRefusal } from './errors'
-import { classOfKey } from '../accounts/plans'
 import { isAdminKey } from './auth'
 import { relativePath } from './host'
 
@@ -40,7 +39,11 @@ function errorStatus(code: unknown, error: unknown): { status: number; body: Rec
   }
 }
 
-export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => readonly RouteInfo[]; adminKey?: string | null }) {
+/**
+ * `keyClass` names the class of a presented key for the request log (accounts' key prefixes, handed
+ * in as the admin key is, so that the HTTP layer imports no domain); null: not a key of any class.
+ */
+export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => readonly RouteInfo[]; adminKey?: string | null; keyClass?: (key: string) => string | null }) {
   const started = new WeakMap<Request, number>()
   return new Elysia({ name: 'openbell-http' })
     .onRequest(({ request }) => {
@@ -88,7 +91,7 @@ export function httpPlugin(deps: { log: Logger; clock: Clock; routes: () => read
       // A request refused for its Host arrived with a relative URL: log the path it asked for.
       const fields: Record<string, unknown> = { method: request.method, path: relativePath(request.url) ?? path, status, ms: start === undefined ? null : Math.round((performance.now() - start) * 100) / 100 }
       // Only the key's class is logged, never any of its secret part.
-      if (key) fields.key_class = classOfKey(key) ?? (isAdminKey(deps.adminKey ?? null, key) ? 'admin' : 'unrecognised')
+      if (key) fields.key_class = deps.keyClass?.(key) ?? (isAdminKey(deps.adminKey ?? null, key) ? 'admin' : 'unrecognised')
       deps.log.info('request', fields)
     })
 }

@@ -6,7 +6,7 @@ import { API_KEY_HEADER } from '../http/auth'
 import { checkApiKey, keyCheckError } from '../accounts/key-check'
 import { ApiError, criticalFailure } from '../http/errors'
 import { meter } from '../accounts/meter-answer'
-import { paymentRequired } from '../payments/requirements'
+import { paymentRequired } from '../catalogue/payment-requirements'
 import { claimPayment, type PendingPayment } from '../payments/service'
 
 /**

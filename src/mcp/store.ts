@@ -4,17 +4,6 @@ import type { Database } from 'bun:sqlite'
 import { randomBytes } from 'node:crypto'
 import { positional } from '../store/sql-text'
 
-export const MCP_SCHEMA_V1 = `
-CREATE TABLE mcp_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE mcp_daily_requests (day TEXT PRIMARY KEY, requests INTEGER NOT NULL CHECK (requests >= 0)) WITHOUT ROWID;
-CREATE TABLE mcp_daily_clients (
-  day TEXT NOT NULL,
-  client_hash TEXT NOT NULL,
-  anonymous_status_calls INTEGER NOT NULL DEFAULT 0 CHECK (anonymous_status_calls >= 0),
-  PRIMARY KEY (day, client_hash)
-) WITHOUT ROWID;
-`
-
 export interface McpStore {
   /** The installation's random salt for client hashes, made on first use. */
   salt(): Promise<string>

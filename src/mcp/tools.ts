@@ -11,7 +11,7 @@ import { exchangeDirectory, identityOf, unavailableReason } from '../calendar/di
 import { scheduleView } from '../calendar/schedule'
 import { marketCalendar } from '../calendar/calendar-answer'
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../calendar/date-range'
-import { verificationKeys, verifyReceipt } from '../market/verify'
+import { verificationKeys, verifyReceipt } from '../crypto/verify-receipt'
 import { paymentOptions } from './payment-options'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 

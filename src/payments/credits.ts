@@ -1,41 +1,11 @@
-// Credit packs (spec 8): 0.80 USDC → 1,000 credits, 0.09 → 100, 0.001 → 1. What was actually paid
-// on chain buys packs greedily, largest first: 0.89 USDC buys 1,100. A remainder below 0.001
-// USDC buys nothing (documented in docs/payments.md).
+// The credits ledger: every grant (a purchase, a refund of a failed request) and debit of an
+// account's credits, append-only. This store writes the purchases; metering writes its debits and
+// refunds in its own statements (accounts/usage-store.ts). The packs are catalogue/credit-packs.ts.
 import type { Database } from 'bun:sqlite'
 import type { Step } from '../store/transaction'
 import { sqliteStep } from '../store/sqlite-transaction'
 import { positional } from '../store/sql-text'
 
-export const CREDIT_PACKS: readonly { atomic: bigint; credits: number }[] = [
-  { atomic: 800_000n, credits: 1000 },
-  { atomic: 90_000n, credits: 100 },
-  { atomic: 1_000n, credits: 1 },
-]
-
-export function creditsFor(paidAtomic: bigint): number {
-  let rest = paidAtomic
-  let credits = 0
-  for (const pack of CREDIT_PACKS) {
-    const count = rest / pack.atomic
-    credits += Number(count) * pack.credits
-    rest -= count * pack.atomic
-  }
-  return credits
-}
-
-export const CREDIT_LEDGER_SCHEMA_V1 = `
-CREATE TABLE credit_ledger (
-  id INTEGER PRIMARY KEY,
-  account_id INTEGER NOT NULL REFERENCES api_keys (id),
-  delta INTEGER NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN ('grant', 'debit')),
-  reference TEXT,
-  created_at TEXT NOT NULL
-);
-CREATE INDEX credit_ledger_account ON credit_ledger (account_id, id);
-CREATE TRIGGER credit_ledger_no_update BEFORE UPDATE ON credit_ledger BEGIN SELECT RAISE(ABORT, 'credit_ledger is append-only'); END;
-CREATE TRIGGER credit_ledger_no_delete BEFORE DELETE ON credit_ledger BEGIN SELECT RAISE(ABORT, 'credit_ledger is append-only'); END;
-`
 
 export interface CreditLedger {
   /** Appends a grant or debit (a step: it joins the purchase, key or event that caused it). */

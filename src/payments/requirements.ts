@@ -1,22 +1,9 @@
-// The x402 payment requirements a 402 answer carries (v2 shape, with the v1-era top-level
-// payTo and amount the main spec names). Paying is handled in a later issue; this only says how.
+// The x402 v1 form of the requirement a 402 answer offers (catalogue/payment-requirements.ts):
+// never offered to a client, only sent to the facilitator with a v1 payload (X-Payment v1), so
+// it is protocol, with the chain's v1 common name.
 import type { Config } from '../config'
+import { atomicAmount } from '../catalogue/prices'
 import { chainIdOf, commonNameOf } from './networks'
-
-const USDC_DECIMALS = 6
-
-/** "0.001" USDC → "1000" atomic units, without floating point. */
-export function atomicAmount(decimal: string): string {
-  const [whole = '0', fraction = ''] = decimal.split('.')
-  const atomic = BigInt(whole) * 10n ** BigInt(USDC_DECIMALS) + BigInt((fraction + '0'.repeat(USDC_DECIMALS)).slice(0, USDC_DECIMALS) || '0')
-  return atomic.toString()
-}
-
-/** The one v2 requirement this service offers (the client echoes it as `accepted`). */
-export function v2Requirement(config: Config, price: string) {
-  const x402 = config.x402
-  return { scheme: 'exact', network: x402.network, amount: atomicAmount(price), asset: x402.asset, payTo: x402.payTo!, maxTimeoutSeconds: 60, extra: { name: x402.assetName, version: x402.assetVersion } }
-}
 
 /** The same requirement in x402 v1 form (for X-Payment v1 payloads sent to the facilitator). */
 export function v1Requirement(config: Config, price: string, resourceUrl: string, description: string) {
@@ -34,22 +21,4 @@ export function v1Requirement(config: Config, price: string, resourceUrl: string
     asset: x402.asset,
     extra: { name: x402.assetName, version: x402.assetVersion },
   }
-}
-
-export function paymentRequired(config: Config, resourceUrl: string, price: string, description: string) {
-  const x402 = config.x402
-  const accepts = x402.payTo ? [v2Requirement(config, price)] : []
-  const body = {
-    x402Version: 2,
-    error: 'PAYMENT_REQUIRED',
-    message: x402.payTo
-      ? `send an API key in X-Oracle-Key, or pay ${price} USDC per request with x402 (Payment-Signature or X-Payment)`
-      : 'send an API key in X-Oracle-Key (x402 payments are not configured on this server)',
-    resource: { url: resourceUrl, description, mimeType: 'application/json' },
-    accepts,
-    payTo: x402.payTo,
-    amount: price,
-    currency: 'USDC',
-  }
-  return { body, header: Buffer.from(JSON.stringify({ x402Version: 2, error: body.error, resource: body.resource, accepts })).toString('base64') }
 }

@@ -5,9 +5,7 @@ import type { AppDeps } from '../deps'
 import { displayPrefix } from '../accounts/keys'
 import { PaymentRefused } from './errors'
 import { answeringPaymentErrors, spendTransfer, verifiedTransferOf } from './service'
-
-export const SANDBOX_X402_PRICE_USDC = '0.001'
-export const SANDBOX_X402_CREDITS = 10
+import { SANDBOX_X402_CREDITS, SANDBOX_X402_PRICE_USDC } from '../catalogue/prices'
 
 export interface SandboxCreditKey {
   api_key: string

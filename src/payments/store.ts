@@ -8,33 +8,6 @@ import type { Step } from '../store/transaction'
 import { sqliteStep } from '../store/sqlite-transaction'
 import { positional } from '../store/sql-text'
 
-export const PAYMENTS_SCHEMA_V1 = `
-CREATE TABLE payment_proofs (
-  id INTEGER PRIMARY KEY,
-  reference TEXT NOT NULL UNIQUE,
-  kind TEXT NOT NULL CHECK (kind IN ('transaction', 'authorization')),
-  purpose TEXT NOT NULL,
-  network TEXT NOT NULL,
-  payer TEXT,
-  amount_atomic TEXT NOT NULL,
-  settlement_tx TEXT,
-  state TEXT NOT NULL CHECK (state IN ('claimed', 'settled', 'failed')),
-  created_at TEXT NOT NULL,
-  settled_at TEXT
-);
-CREATE INDEX payment_proofs_settled ON payment_proofs (settled_at) WHERE state = 'settled';
-CREATE TRIGGER payment_proofs_no_delete BEFORE DELETE ON payment_proofs BEGIN SELECT RAISE(ABORT, 'payment_proofs is append-only'); END;
-CREATE TRIGGER payment_proofs_settle_once BEFORE UPDATE ON payment_proofs WHEN OLD.state <> 'claimed' OR NEW.reference <> OLD.reference
-BEGIN SELECT RAISE(ABORT, 'a settled or failed payment proof never changes'); END;
-`
-
-/** Migration 28: a claim may be released (deleted); settled and failed proofs still never are. */
-export const PAYMENTS_SCHEMA_V28 = `
-DROP TRIGGER payment_proofs_no_delete;
-CREATE TRIGGER payment_proofs_no_delete BEFORE DELETE ON payment_proofs WHEN OLD.state <> 'claimed'
-BEGIN SELECT RAISE(ABORT, 'payment_proofs is append-only'); END;
-`
-
 export interface ProofClaim {
   reference: string
   kind: 'transaction' | 'authorization'

@@ -11,6 +11,13 @@ export interface Migration {
   postgres: string
 }
 
+/** One migration's statements in both dialects, as each domain's schema.ts exports them. */
+export interface MigrationSql {
+  sqlite: string
+  /** '' when the migration has nothing to do on PostgreSQL. */
+  postgres: string
+}
+
 export class MigrationError extends Error {
   constructor(message: string, override readonly cause?: unknown) {
     super(message)

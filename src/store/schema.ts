@@ -1,6 +1,7 @@
 // The kernel's own tables (migration 40), in both dialects: job leases, and the public key every
 // node of one database signs with. Epoch milliseconds need BIGINT on PostgreSQL (INTEGER is
 // 64-bit on SQLite); text sorted or compared is COLLATE "C" there.
+import type { MigrationSql } from './migrate'
 
 const tables = (epoch: string, key: string, withoutRowid: string) => `
 CREATE TABLE job_leases (
@@ -20,5 +21,5 @@ CREATE TABLE signing_key (
 );
 `
 
-export const STORE_SCHEMA_V40 = tables('INTEGER', 'TEXT', ' WITHOUT ROWID')
-export const STORE_SCHEMA_V40_POSTGRES = tables('BIGINT', 'TEXT COLLATE "C"', '')
+/** Migration 40: job leases, the signing key every node uses. */
+export const STORE_V40: MigrationSql = { sqlite: tables('INTEGER', 'TEXT', ' WITHOUT ROWID'), postgres: tables('BIGINT', 'TEXT COLLATE "C"', '') }

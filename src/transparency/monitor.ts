@@ -11,7 +11,7 @@ import { verifyConsistency } from './proofs'
 import { decodeBundle, ENTRIES_LEVEL, HASH_SIZE, MAX_ENTRY_BYTES, tilePath, TILE_WIDTH, tileWidth } from './tiles'
 import { boundedGet, DEFAULT_FETCH_LIMITS, UnexpectedStatus, type FetchLimits } from './bounded-fetch'
 import { printable } from './printable'
-import { verifyReceipt } from '../market/verify'
+import { verifyReceipt } from '../crypto/verify-receipt'
 
 /** The log does not hold what it signed or once showed: exit non-zero. */
 export class Mismatch extends Error {

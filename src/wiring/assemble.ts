@@ -23,7 +23,7 @@ import { deliveryServices } from '../delivery/services'
 import { CHECKOUT_PER_MINUTE } from '../payments/routes/checkout'
 import { Leadership } from '../store/leadership'
 import { leaseHolder, storageHealth, type NodeInfo } from '../store/node'
-import { transparencyServices } from '../transparency/services'
+import { transparencyServices } from './transparency'
 
 export interface AssembleOptions {
   /** A lease holder known to be dead, whose jobs are taken at once (SQLite: localHolderIsDead). */

@@ -12,12 +12,12 @@ import type { AccountStore } from '../accounts/store'
 import type { UsageStore } from '../accounts/usage-store'
 import type { MailOutbox } from '../accounts/mail/outbox'
 import type { OverrideStore } from '../market/overrides/store'
-import { MIGRATIONS } from '../store/migrations'
+import { MIGRATIONS } from './migrations'
 import { DatabaseUnavailable, openPostgres } from '../store/postgres'
 import { applyPostgresMigrations } from '../store/postgres-migrate'
 import { openSqlite } from './open'
 import { sqliteStores } from './sqlite'
-import { postgresStoresSoFar } from './postgres'
+import { postgresStores } from './postgres'
 
 export const INIT_FLAG = '--init'
 
@@ -28,8 +28,7 @@ export interface CliStores {
   accounts: AccountStore
   usage: UsageStore
   mailOutbox: MailOutbox
-  /** Null while this build has no PostgreSQL override store. */
-  overrides: OverrideStore | null
+  overrides: OverrideStore
   /** The SQLite database (backup copies it); null on PostgreSQL. */
   sqlite: Database | null
   close(): Promise<void>
@@ -89,13 +88,13 @@ async function openPostgresCli(config: Config, url: string, init: boolean, log: 
     await sql.close()
     throw error
   }
-  const stores = postgresStoresSoFar(sql, config, log)
+  const stores = postgresStores(sql, config, log)
   const close = async () => {
-    await stores.close?.()
+    await stores.close()
     await sql.close()
   }
   return {
     ok: true,
-    stores: { backend: 'postgres', name, accounts: stores.accounts!, usage: stores.usage!, mailOutbox: stores.mailOutbox!, overrides: stores.overrides ?? null, sqlite: null, close },
+    stores: { backend: 'postgres', name, accounts: stores.accounts, usage: stores.usage, mailOutbox: stores.mailOutbox, overrides: stores.overrides, sqlite: null, close },
   }
 }

@@ -32,16 +32,8 @@ import { postgresOverrideStore } from '../market/overrides/store-postgres'
 import { postgresAuditStore } from '../audit/store-postgres'
 import { postgresHaltStore } from '../market/halts/store-postgres'
 
-/** A store whose PostgreSQL implementation this build does not have yet (see docs/scale-out.md). */
-export class PostgresIncomplete extends Error {
-  constructor(readonly missing: readonly string[]) {
-    super(`DATABASE_URL: this build cannot run on PostgreSQL yet: no PostgreSQL implementation of ${missing.join(', ')}. Unset DATABASE_URL to run on SQLite`)
-    this.name = 'PostgresIncomplete'
-  }
-}
-
-/** The stores whose PostgreSQL implementations exist; the rest are listed by PostgresIncomplete. */
-export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger, 'warn' | 'info'>): Partial<Stores> {
+/** Every store over one pool, and the probe behind `/v5/health` `storage.status`. */
+export function postgresStores(sql: SQL, _config: Config, log: Pick<Logger, 'warn' | 'info'>): Stores {
   const watch = watchPostgres(sql, log)
   const outbox = postgresMailOutbox(sql)
   return {
@@ -75,22 +67,6 @@ export function postgresStoresSoFar(sql: SQL, _config: Config, log: Pick<Logger,
     status: watch.status,
     close: async () => watch.stop(),
   }
-}
-
-/** Every member of Stores, to name the missing ones. */
-const STORE_NAMES: readonly (keyof Stores)[] = [
-  'backend', 'transactor', 'leases', 'keyRecord', 'accounts', 'usage', 'meterWrites', 'tokens', 'accountWrites', 'selfService', 'mailOutbox', 'enqueueMail',
-  'overrides', 'halts', 'audit', 'witness', 'tlogWitness', 'tiles', 'installation', 'mcp', 'payments', 'creditLedger', 'paddleEvents', 'webhooks', 'deliveryQueue', 'dispatcherRecords', 'streams', 'status', 'close',
-]
-
-export function postgresStores(sql: SQL, config: Config, log: Pick<Logger, 'warn' | 'info'>): Stores {
-  const stores = postgresStoresSoFar(sql, config, log)
-  const missing = STORE_NAMES.filter((name) => stores[name] === undefined)
-  if (missing.length) {
-    void stores.close?.()
-    throw new PostgresIncomplete(missing)
-  }
-  return stores as Stores
 }
 
 /** The app's collaborators over one PostgreSQL pool; `replace` swaps any of them (tests). */

@@ -4,7 +4,7 @@ import { base64urlToBytes, utf8 } from '../crypto/encoding'
 import { jcsFlat } from '../crypto/canonical'
 import { jwkThumbprint } from '../crypto/jwk'
 import { verifyStrict } from '../crypto/ed25519'
-import { hasDuplicateMember } from './json-duplicates'
+import { hasDuplicateMember } from '../http/json-duplicates'
 import { isRealDate, utcMs } from '../utc'
 
 export const MAX_BODY_BYTES = 4096

@@ -7,10 +7,11 @@ import { clientAddress } from '../http/client-address'
 import { BodyError, readBody } from '../http/body'
 import { rateLimitHeaders, type RateDecision } from '../http/rate-limit'
 import { accountUsable, findAccountByKey } from '../accounts/keys'
-import { EVIDENCE_PLANS } from '../accounts/plans'
+import { EVIDENCE_PLANS } from '../catalogue/plans'
 import { checkBody, checkSubmission, jsonContentType, MAX_BODY_BYTES } from './checks'
 import { submitCheckpoint, type Submitter } from './service'
-import { AUTHORIZED_RATE, secondsToUtcMidnight, upgradeField } from './limits'
+import { AUTHORIZED_RATE, secondsToUtcMidnight } from './limits'
+import { upgradeField } from '../catalogue/witness-offers'
 import { parsePageQuery, pageBody, PAGE_SIZE } from './query'
 import witnessSpec from '../../docs/witness-spec.md' with { type: 'text' }
 

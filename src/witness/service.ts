@@ -8,14 +8,13 @@ import type { VerifiedSubmission } from './checks'
 import { poolKeyOf, type Identity, type NewWitnessRow, type WitnessStore } from './store'
 import type { Step, Transactor } from '../store/transaction'
 import { signWitnessReceipt } from './receipt'
+import { ACCOUNT_DAILY_QUOTA } from '../catalogue/limits'
 
 export interface WitnessLimits {
   anonymousDailyCap: number
   maxRows: number
   maxBytes: number
 }
-
-export const ACCOUNT_DAILY_QUOTA: Record<string, number> = { evidence_starter: 1000, evidence: 3000 }
 
 export type Submitter = { pool: 'anonymous' } | { pool: 'account'; accountId: number; plan: string }
 

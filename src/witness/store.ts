@@ -4,33 +4,6 @@ import type { Database } from 'bun:sqlite'
 import type { Step } from '../store/transaction'
 import { sqliteStep } from '../store/sqlite-transaction'
 
-export const WITNESS_SCHEMA_V1 = `
-CREATE TABLE witness_checkpoints (
-  id INTEGER PRIMARY KEY,
-  kid TEXT NOT NULL,
-  session_id TEXT NOT NULL,
-  count INTEGER NOT NULL CHECK (count >= 1),
-  last_entry_hash TEXT NOT NULL,
-  received_at TEXT NOT NULL,
-  utc_day TEXT NOT NULL,
-  pool TEXT NOT NULL CHECK (pool IN ('anonymous', 'account')),
-  account_id INTEGER,
-  fork INTEGER NOT NULL CHECK (fork IN (0, 1)),
-  receipt_json TEXT NOT NULL
-);
-CREATE UNIQUE INDEX witness_identity ON witness_checkpoints (kid, session_id, count, last_entry_hash);
--- New rows per pool per UTC day, kept in the same transaction as each insert, so that the cap and
--- quota checks are one lookup instead of a count over the day's rows.
-CREATE TABLE witness_daily_usage (
-  utc_day TEXT NOT NULL,
-  pool_key TEXT NOT NULL,
-  rows INTEGER NOT NULL,
-  PRIMARY KEY (utc_day, pool_key)
-) WITHOUT ROWID;
-CREATE TRIGGER witness_checkpoints_no_update BEFORE UPDATE ON witness_checkpoints BEGIN SELECT RAISE(ABORT, 'witness_checkpoints is append-only'); END;
-CREATE TRIGGER witness_checkpoints_no_delete BEFORE DELETE ON witness_checkpoints BEGIN SELECT RAISE(ABORT, 'witness_checkpoints is append-only'); END;
-`
-
 export const PAGE_FROM_SQL = 'SELECT count, last_entry_hash, receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? ORDER BY count, last_entry_hash LIMIT ?'
 export const PAGE_AFTER_SQL =
   'SELECT count, last_entry_hash, receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND (count, last_entry_hash) > (?, ?) ORDER BY count, last_entry_hash LIMIT ?'

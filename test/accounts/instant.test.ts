@@ -2,11 +2,11 @@ import { describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { makeTestApp } from '../helpers/app'
 import { applyMigrations } from '../../src/store/migrate'
-import { MIGRATIONS } from '../../src/store/migrations'
+import { MIGRATIONS } from '../../src/wiring/migrations'
 import { INSTANT_PER_ADDRESS_PER_DAY, AGENT_ID_MAX } from '../../src/accounts/offers'
 import { keysInLog, KEY_PATTERN, post, restarted } from './self-service-helpers'
 import { issueKey } from '../../src/accounts/keys'
-import { PAID_DAILY_LIMITS } from '../../src/accounts/plan-limits'
+import { PAID_DAILY_LIMITS } from '../../src/catalogue/limits'
 
 const instant = (harness: Parameters<typeof post>[0], body: unknown, address?: string) => post(harness, '/v5/keys/instant', body, address)
 const keyRows = (harness: ReturnType<typeof makeTestApp>) => (harness.db.query('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n

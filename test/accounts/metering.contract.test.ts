@@ -12,7 +12,7 @@ import { sqliteMeterWrites, sqliteUsageStore } from '../../src/accounts/usage-st
 import { postgresMeterWrites, postgresUsageStore } from '../../src/accounts/usage-store-postgres'
 import { Meter, type MeterOutcome, type SharedCounting } from '../../src/accounts/metering'
 import { MAX_SLICE } from '../../src/accounts/quota-slices'
-import { PAID_DAILY_LIMITS } from '../../src/accounts/plan-limits'
+import { PAID_DAILY_LIMITS } from '../../src/catalogue/limits'
 import { memoryLogger } from '../../src/log'
 import { forEachBackend, type TestBackend } from '../helpers/backends'
 import { FakeClock } from '../helpers/app'

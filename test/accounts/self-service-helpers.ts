@@ -6,7 +6,7 @@ import { sqliteAccountStore } from '../../src/accounts/store'
 import { HaltMonitor } from '../../src/market/halts/monitor'
 import { openDatabase } from '../../src/store/database'
 import { applyMigrations } from '../../src/store/migrate'
-import { MIGRATIONS } from '../../src/store/migrations'
+import { MIGRATIONS } from '../../src/wiring/migrations'
 import { memoryLogger } from '../../src/log'
 import { FakeClock, sharedCalendars, testSigner, type TestApp } from '../helpers/app'
 

@@ -92,7 +92,7 @@ describe(`the walk ${WALK_FROM}..${WALK_TO}`, () => {
     expect(walked.venues).toBe(SUPPORTED_MICS.length)
     expect(walked.days).toBe(SUPPORTED_MICS.length * (dayNumber(WALK_TO) - dayNumber(WALK_FROM) + 1))
     expect(walked.pieces).toBeGreaterThan(walked.days)
-  })
+  }, 30_000) // every venue, every day and every piece of a day: work that grows with the venue list
 
   test('every kind of day occurs in the walk, so the check covers each of them', () => {
     const kinds = new Set([...listings.values()].flat().map((day) => day.kind))

@@ -88,13 +88,15 @@ describe('GET /v5/dst-risk with an unaligned clock', () => {
     }
   }
 
-  test('US spring 2027: New York at 07:00:00.000Z, Chicago at 08:00:00.000Z', async () => {
+  test('US spring 2027: Bermuda at 06:00:00.000Z, New York at 07:00:00.000Z, Chicago at 08:00:00.000Z', async () => {
     const { json } = makeTestApp({ now: '2027-03-01T12:34:56.789Z' })
     const { status, body } = await json('/v5/dst-risk')
     expect(status).toBe(200)
     checkExact(body)
-    expect(body.transition_utc).toBe('2027-03-14T07:00:00.000Z')
+    // Atlantic/Bermuda (XBDA) follows the US rules one hour east of New York: its change comes first.
+    expect(body.transition_utc).toBe('2027-03-14T06:00:00.000Z')
     const byMic = new Map(body.affected_exchanges.map((e: any) => [e.mic, e]))
+    expect((byMic.get('XBDA') as any).transition_utc).toBe('2027-03-14T06:00:00.000Z')
     expect((byMic.get('XNYS') as any).transition_utc).toBe('2027-03-14T07:00:00.000Z')
     expect((byMic.get('XCBT') as any).transition_utc).toBe('2027-03-14T08:00:00.000Z')
     expect(body.expires_at).toBe('2027-03-14T08:00:00.000Z')

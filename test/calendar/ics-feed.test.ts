@@ -82,7 +82,7 @@ describe('/v5/calendar/{MIC}.ics and all.ics', () => {
     expect(count).toBeGreaterThan(SUPPORTED_MICS.length * 5)
     const uids = parse(text).events.map(({ event }) => event.uid)
     expect(new Set(uids).size).toBe(uids.length)
-  })
+  }, 30_000) // every venue's feed parsed and checked against /v5/holidays: work that grows with the venue list
 
   test('RFC 5545 lines: CRLF everywhere, at most 75 octets, folded lines start with a space', async () => {
     const text = await (await t.request('/v5/calendar/all.ics')).text()

@@ -17,7 +17,7 @@ describe('/v5/briefing', () => {
     expect(nyse.sessions).toEqual([{ local_date: '2026-03-06', open_utc: '2026-03-06T14:30:00.000Z', close_utc: '2026-03-06T21:00:00.000Z', rule: 'regular', name: null }])
     expect(body.venues.find((venue: { mic: string }) => venue.mic === 'XJPX').lunch_break).toEqual({ start: '11:30', end: '12:30', local_date: '2026-03-06' })
     expect(body.closed).toContainEqual({ mic: 'XSAU', because: 'weekend' })
-    expect(body.dst_changes_next_7_days).toContainEqual({ timezone: 'America/New_York', at_utc: '2026-03-08T07:00:00.000Z', from_offset: 'UTC-05:00', to_offset: 'UTC-04:00', mics: ['XNYS', 'XNAS'] })
+    expect(body.dst_changes_next_7_days).toContainEqual({ timezone: 'America/New_York', at_utc: '2026-03-08T07:00:00.000Z', from_offset: 'UTC-05:00', to_offset: 'UTC-04:00', mics: ['XNYS', 'XNAS', 'IEPA'] })
     expect(body.trading).toContain('XCOI')
     expect(body.live).not.toBeNull()
   })

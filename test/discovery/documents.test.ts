@@ -8,7 +8,7 @@ import { TOOLS } from '../../src/mcp/tools'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
 import { sha256Hex } from '../../src/crypto/hash'
 import { loadConfig } from '../../src/config'
-import { SANDBOX_CALLS, SANDBOX_DAYS } from '../../src/accounts/plan-limits'
+import { SANDBOX_CALLS, SANDBOX_DAYS } from '../../src/catalogue/limits'
 import { SAMPLE_DOOR_PER_MINUTE } from '../../src/market/routes/safe-to-trade-shared'
 
 describe('text documents', () => {
@@ -157,7 +157,7 @@ describe('/.well-known/agent.json', () => {
   test('spec_version moves with the content: the recorded hash of the content for a fixed configuration matches', () => {
     // When this fails, the document's content changed: set AGENT_METADATA_VERSION to today's date
     // and record the new hash here.
-    const recorded = { version: '2026-11-25', sha256: '64d3d4e811bc5116d356933e09ab86ba1bddfdba1e7b349db9c7b947b0134bc3' }
+    const recorded = { version: '2026-12-06', sha256: '647e2666ab22e4bffac7aa19a6f61ad729c84e57646a7b06f7e40ec16b9eb801' }
     const config = loadConfig({ ISSUER: 'oracle.test', DATA_DIR: '/nonexistent' })
     // Every capability's route served (the set a complete build serves).
     const served = new Set(['/v5/batch', '/v1/safe-to-trade', '/v5/stream', '/v5/webhooks/subscribe', '/v5/audit/digest', '/v1/witness/checkpoints', '/v5/calendar', '/oauth/token'])

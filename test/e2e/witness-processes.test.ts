@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test'
 import { resolve } from 'node:path'
 import { openDatabase } from '../../src/store/database'
 import { applyMigrations } from '../../src/store/migrate'
-import { MIGRATIONS } from '../../src/store/migrations'
+import { MIGRATIONS } from '../../src/wiring/migrations'
 import { tempDir } from '../helpers/app'
 
 const root = resolve(import.meta.dir, '../..')

@@ -14,7 +14,7 @@ import type { SQL } from 'bun'
 import { afterAll, describe } from 'bun:test'
 import { openDatabase } from '../../src/store/database'
 import { applyMigrations } from '../../src/store/migrate'
-import { MIGRATIONS } from '../../src/store/migrations'
+import { MIGRATIONS } from '../../src/wiring/migrations'
 import { migratedDatabase, startClusterFirst, type TestDatabase } from './postgres'
 
 export type BackendName = 'sqlite' | 'postgres'

@@ -6,7 +6,7 @@ import { SQL } from 'bun'
 import { afterAll, beforeAll } from 'bun:test'
 import { postgresCluster } from './postgres-cluster'
 import { applyPostgresMigrations } from '../../src/store/postgres-migrate'
-import { MIGRATIONS } from '../../src/store/migrations'
+import { MIGRATIONS } from '../../src/wiring/migrations'
 
 export interface TestDatabase {
   name: string

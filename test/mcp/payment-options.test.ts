@@ -3,9 +3,9 @@
 import { describe, expect, test } from 'bun:test'
 import { makeTestApp } from '../helpers/app'
 import { paymentOptions } from '../../src/mcp/payment-options'
-import { CREDIT_PACKS, creditsFor } from '../../src/payments/credits'
-import { atomicAmount } from '../../src/payments/requirements'
-import { SANDBOX_CALLS, SANDBOX_DAYS, PAID_DAILY_LIMITS } from '../../src/accounts/plan-limits'
+import { CREDIT_PACKS, creditsFor } from '../../src/catalogue/credit-packs'
+import { atomicAmount } from '../../src/catalogue/prices'
+import { SANDBOX_CALLS, SANDBOX_DAYS, PAID_DAILY_LIMITS } from '../../src/catalogue/limits'
 import { TOKEN_LIFETIME_SECONDS } from '../../src/accounts/tokens'
 import { FULLY_CONFIGURED } from '../helpers/configured'
 

@@ -10,7 +10,7 @@ import { clockOffsetTo } from '../helpers/process'
 import { TEST_ADMIN_KEY } from '../helpers/app'
 import { Pair, LEASED_JOBS, keyed, type Node } from '../helpers/two-nodes'
 import { applyPostgresMigrations } from '../../src/store/postgres-migrate'
-import { MIGRATIONS } from '../../src/store/migrations'
+import { MIGRATIONS } from '../../src/wiring/migrations'
 import { issueKey } from '../../src/accounts/keys'
 import { postgresAccountStore } from '../../src/accounts/store-postgres'
 

@@ -16,7 +16,7 @@ import { makeCertificate, type TestCertificate } from '../helpers/https-receiver
 import { startNginx, type TestNginx } from '../helpers/nginx'
 import { LEASED_JOBS, type Storage } from '../helpers/two-nodes'
 import { docCode } from '../helpers/doc-sections'
-import { MIGRATIONS } from '../../src/store/migrations'
+import { MIGRATIONS } from '../../src/wiring/migrations'
 import { CONFIG_VARIABLES } from '../../src/config'
 import { INSTANT_PER_ADDRESS_PER_DAY } from '../../src/accounts/offers'
 

@@ -5,8 +5,8 @@ import type { Address, Hex } from 'viem'
 import { startChain, type LocalChain } from '../helpers/chain'
 import { makeTestApp, type TestApp } from '../helpers/app'
 import { issueKey } from '../../src/accounts/keys'
-import { creditsFor } from '../../src/payments/credits'
-import { MINT_PERIOD_DAYS, MINT_TIERS } from '../../src/payments/mint-tiers'
+import { creditsFor } from '../../src/catalogue/credit-packs'
+import { MINT_PERIOD_DAYS, MINT_TIERS } from '../../src/catalogue/mint-tiers'
 import { Signer } from '../../src/crypto/signer'
 
 let chain: LocalChain

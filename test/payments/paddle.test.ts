@@ -40,7 +40,7 @@ const paddleApi = Bun.serve({
 let t: TestApp
 beforeAll(() => {
   // E-mail configured (never contacted: the mail job is not started here): a card checkout is
-  // offered only where the bought key can be mailed (src/accounts/capabilities.ts).
+  // offered only where the bought key can be mailed (src/catalogue/capabilities.ts).
   t = makeTestApp({ now: new Date().toISOString(), env: { PADDLE_WEBHOOK_SECRET: `${SECRET},${OLD_SECRET}`, PADDLE_API_KEY: 'pdl_test_apikey_0123456789', PADDLE_API_URL: `http://127.0.0.1:${paddleApi.port}`, SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'keys@oracle.test', ...PRICES } })
 })
 afterAll(() => paddleApi.stop(true))

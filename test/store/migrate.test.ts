@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { journalMode, openDatabase } from '../../src/store/database'
 import { applyMigrations, MigrationError } from '../../src/store/migrate'
-import { MIGRATIONS } from '../../src/store/migrations'
+import { MIGRATIONS } from '../../src/wiring/migrations'
 import { tempDir } from '../helpers/app'
 
 describe('migrations', () => {

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'bun:test'
 import { SQL } from 'bun'
 import { MigrationError, applyMigrations, type Migration } from '../../src/store/migrate'
 import { applyPostgresMigrations } from '../../src/store/postgres-migrate'
-import { MIGRATIONS } from '../../src/store/migrations'
+import { MIGRATIONS } from '../../src/wiring/migrations'
 import { dropAfterAll, emptyDatabase } from '../helpers/postgres'
 
 const track = dropAfterAll()
@@ -69,7 +69,7 @@ describe('PostgreSQL migrations', () => {
     for (const row of (await sql`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, column_name`) as { table_name: string; column_name: string }[]) {
       postgres.set(row.table_name, [...(postgres.get(row.table_name) ?? []), row.column_name].sort())
     }
-    // PostgreSQL only: the row whose lock hands out audit log positions (src/audit/schema-postgres.ts).
+    // PostgreSQL only: the row whose lock hands out audit log positions (src/audit/schema.ts).
     postgres.delete('audit_sequence')
     expect([...postgres.keys()].sort()).toEqual([...sqlite.keys()].sort())
     for (const [table, columns] of sqlite) expect({ table, columns: postgres.get(table) }).toEqual({ table, columns })

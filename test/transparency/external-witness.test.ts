@@ -10,7 +10,7 @@ import { issueKey } from '../../src/accounts/keys'
 import { Signer } from '../../src/crypto/signer'
 import { parseNote, parseVkey } from '../../src/transparency/note'
 import { cosignerKey, verifyCosignature } from '../../src/transparency/cosignature'
-import { transparencyServices } from '../../src/transparency/services'
+import { transparencyServices } from '../../src/wiring/transparency'
 import { parseWitnessPolicy } from '../../src/transparency/witness-policy'
 import { makeTestApp, tempDir, TEST_ADMIN_KEY } from '../helpers/app'
 

@@ -7,22 +7,6 @@ import type { Database } from 'bun:sqlite'
 import type { Step } from '../../store/transaction'
 import { sqliteStep } from '../../store/sqlite-transaction'
 
-export const MAIL_SCHEMA_V6 = `
-CREATE TABLE mail_outbox (
-  id INTEGER PRIMARY KEY,
-  recipient TEXT NOT NULL,
-  subject TEXT NOT NULL,
-  body TEXT NOT NULL,
-  state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'sent', 'failed')),
-  attempts INTEGER NOT NULL DEFAULT 0,
-  next_attempt_at INTEGER NOT NULL,
-  last_error TEXT,
-  created_at TEXT NOT NULL,
-  finished_at TEXT
-);
-CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE state = 'queued';
-`
-
 export interface OutgoingMail {
   to: string
   subject: string

@@ -3,7 +3,6 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { instantKeyRoutes } from './instant'
 import { emailKeyRoutes } from './email-key'
-import { sandboxRoutes } from './sandbox'
 import { funnelRoutes } from './funnel'
 import { accountRoute } from './account'
 import { usageRoute } from './usage'
@@ -15,7 +14,6 @@ export function accountRoutes(deps: AppDeps) {
   return new Elysia({ name: 'account-routes' })
     .use(instantKeyRoutes(deps))
     .use(emailKeyRoutes(deps))
-    .use(sandboxRoutes(deps))
     .use(funnelRoutes(deps))
     .use(accountRoute(deps))
     .use(usageRoute(deps))

@@ -1,10 +1,10 @@
-// GET /pricing: what this installation offers and sells (src/accounts/pricing.ts), as JSON, or as
+// GET /pricing: what this installation offers and sells (src/catalogue/pricing.ts), as JSON, or as
 // a page for a browser (Accept naming text/html before, or without, application/json). Every
 // upgrade_url points here unless WITNESS_PRICING_URL names the operator's own page.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { responses } from '../../http/openapi'
-import { pricing } from '../pricing'
+import { pricing } from '../../catalogue/pricing'
 import { pricingPage } from '../pricing-page'
 
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"

@@ -8,7 +8,7 @@ import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
 import type { StreamHub } from '../stream/hub'
 import { retryFrame } from '../stream/frames'
-import { streamLimit } from '../stream/limits'
+import { streamLimit } from '../../catalogue/limits'
 
 /** Reconnection hint for EventSource clients. */
 export const STREAM_RETRY_MS = 5000

@@ -15,19 +15,6 @@ export const REFRESH_MS = 1000
 /** A stream not marked alive for this long belongs to a node that died: ignored and removed. */
 export const STALE_MS = 10_000
 
-export const STREAMS_SCHEMA_V42 = `
-CREATE TABLE open_streams (
-  id TEXT PRIMARY KEY,
-  key_hash TEXT NOT NULL,
-  mic TEXT NOT NULL,
-  node TEXT NOT NULL,
-  opened_at INTEGER NOT NULL,
-  seen_at INTEGER NOT NULL
-);
-CREATE INDEX open_streams_key ON open_streams (key_hash, opened_at, id);
-CREATE INDEX open_streams_node ON open_streams (node);
-`
-
 export interface OpenStream {
   id: string
   key_hash: string

@@ -50,9 +50,6 @@ export interface NewDelivery {
  */
 export const CLAIM_MS = 30_000
 
-/** Migration 41: who claimed a row being sent (its claim ends at next_attempt_at). */
-export const DELIVERY_SCHEMA_V41 = `ALTER TABLE webhook_deliveries ADD COLUMN claimed_by TEXT;`
-
 export interface DeliveryQueue {
   /** The state last announced for a MIC, read in the unit of work that records the next one. */
   state(mic: string): Step<StateRow | null>

@@ -8,54 +8,6 @@ import type { Step } from '../../store/transaction'
 import { sqliteStep } from '../../store/sqlite-transaction'
 import { positional } from '../../store/sql-text'
 
-export const DELIVERY_SCHEMA_V15 = `
-CREATE TABLE webhooks (
-  id TEXT PRIMARY KEY,
-  key_hash TEXT NOT NULL CHECK (length(key_hash) = 64),
-  url TEXT NOT NULL,
-  mics TEXT NOT NULL,
-  events TEXT NOT NULL,
-  secret TEXT NOT NULL,
-  status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'paused')),
-  paused_reason TEXT,
-  created_at TEXT NOT NULL
-);
-CREATE INDEX webhooks_key ON webhooks (key_hash);
-CREATE TABLE webhook_mics (
-  mic TEXT NOT NULL,
-  webhook_id TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
-  PRIMARY KEY (mic, webhook_id)
-) WITHOUT ROWID;
-CREATE INDEX webhook_mics_webhook ON webhook_mics (webhook_id);
-CREATE TABLE webhook_state (
-  mic TEXT PRIMARY KEY,
-  status TEXT NOT NULL,
-  source TEXT NOT NULL,
-  changed_at TEXT NOT NULL
-);
-CREATE TABLE webhook_deliveries (
-  id TEXT PRIMARY KEY,
-  webhook_id TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
-  mic TEXT NOT NULL,
-  body TEXT NOT NULL,
-  state TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'delivered', 'dead')),
-  attempts INTEGER NOT NULL DEFAULT 0,
-  next_attempt_at INTEGER NOT NULL,
-  last_status INTEGER,
-  last_error TEXT,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state IN ('queued', 'sending');
-CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, state);
-CREATE TABLE webhook_dispatcher (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  status TEXT NOT NULL,
-  next_alarm TEXT NOT NULL,
-  checked_at TEXT NOT NULL
-);
-`
-
 export const WEBHOOK_EVENTS = ['status_change'] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 export type WebhookStatus = 'active' | 'paused'

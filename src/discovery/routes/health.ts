@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps'
 import { criticalFailure } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { SUPPORTED_MICS } from '../../calendar/mics'
-import { healthReceipt } from '../health'
+import { healthReceipt } from '../../market/health-receipt'
 
 const HealthSchema = t.Object(
   {

@@ -6,19 +6,6 @@ import type { Database } from 'bun:sqlite'
 import type { Step } from '../../store/transaction'
 import { sqliteStep } from '../../store/sqlite-transaction'
 
-/** Epoch milliseconds: INTEGER is 64-bit on SQLite, BIGINT on PostgreSQL. */
-const haltState = (epoch: string) => `
-CREATE TABLE halt_state (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  snapshot TEXT NOT NULL,
-  published_at ${epoch} NOT NULL,
-  publisher TEXT NOT NULL
-);
-`
-
-export const HALTS_SCHEMA_V50 = haltState('INTEGER')
-export const HALTS_SCHEMA_V50_POSTGRES = haltState('BIGINT')
-
 export interface ActiveHalt {
   code: string
   reason: string

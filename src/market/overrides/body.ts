@@ -2,7 +2,7 @@
 // the same text: duplicate member names (JSON.parse keeps the last, other parsers the first) and
 // lone UTF-16 surrogates (echoed as-is, but signed as U+FFFD once encoded as UTF-8) are refused.
 import { ApiError } from '../../http/errors'
-import { firstDuplicateMember } from '../../witness/json-duplicates'
+import { firstDuplicateMember } from '../../http/json-duplicates'
 
 export const OVERRIDE_MEMBERS = ['mic', 'status', 'reason', 'expires_at', 'operator'] as const
 /** Every member at its longest (reason: 500 characters of up to 4 bytes) fits well within this. */

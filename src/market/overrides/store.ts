@@ -3,29 +3,6 @@ import type { Database } from 'bun:sqlite'
 import type { Step } from '../../store/transaction'
 import { sqliteStep } from '../../store/sqlite-transaction'
 
-export const OVERRIDES_SCHEMA_V1 = `
-CREATE TABLE overrides (
-  mic TEXT PRIMARY KEY,
-  status TEXT NOT NULL CHECK (status IN ('OPEN', 'CLOSED', 'HALTED', 'UNKNOWN')),
-  reason TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 500),
-  expires_at TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  created_by TEXT NOT NULL
-);
-CREATE TABLE override_events (
-  id INTEGER PRIMARY KEY,
-  at TEXT NOT NULL,
-  action TEXT NOT NULL CHECK (action IN ('set', 'clear')),
-  mic TEXT NOT NULL,
-  status TEXT,
-  reason TEXT,
-  expires_at TEXT,
-  actor TEXT NOT NULL
-);
-CREATE TRIGGER override_events_no_update BEFORE UPDATE ON override_events BEGIN SELECT RAISE(ABORT, 'override_events is append-only'); END;
-CREATE TRIGGER override_events_no_delete BEFORE DELETE ON override_events BEGIN SELECT RAISE(ABORT, 'override_events is append-only'); END;
-`
-
 export type OverrideStatus = 'OPEN' | 'CLOSED' | 'HALTED' | 'UNKNOWN'
 
 export interface OverrideRow {

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps'
 import { ApiError } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 import { jsonBody, requiredByRoute, responses } from '../../http/openapi'
-import { verificationKeys, verifyReceipt } from '../verify'
+import { verificationKeys, verifyReceipt } from '../../crypto/verify-receipt'
 
 const MAX_RECEIPT_BYTES = 16_384
 

@@ -1,7 +1,7 @@
 // What a Paddle notification means for this service, as pure data: which plan a completed
 // transaction bought, which plan a subscription is on, and which account status a subscription
 // event sets.
-import type { AccountStatus } from '../../accounts/plans'
+import type { AccountStatus } from '../../catalogue/plans'
 import type { PaddleProduct } from '../../config'
 
 export interface PaddleEvent {

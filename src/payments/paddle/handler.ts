@@ -5,7 +5,7 @@
 // on, or the account status a subscription event sets. Per subscription, events apply in provider
 // time (occurred_at): the status and the plan each change only for an event newer than the one
 // that last set them, so an older event arriving late changes nothing.
-import type { AccountStatus, KeyClass, Plan } from '../../accounts/plans'
+import type { AccountStatus, KeyClass, Plan } from '../../catalogue/plans'
 import type { AccountWrites } from '../../accounts/account-writes'
 import type { PaddleProduct } from '../../config'
 import type { Step, Transactor } from '../../store/transaction'

@@ -3,38 +3,10 @@
 // plan applied, each with the provider time of the event that set it (an older event arriving
 // late never undoes a newer one).
 import type { Database } from 'bun:sqlite'
-import type { AccountStatus, Plan } from '../../accounts/plans'
+import type { AccountStatus, Plan } from '../../catalogue/plans'
 import type { Step } from '../../store/transaction'
 import { sqliteStep } from '../../store/sqlite-transaction'
 import { positional } from '../../store/sql-text'
-
-export const PADDLE_SCHEMA_V1 = `
-CREATE TABLE paddle_events (
-  event_id TEXT PRIMARY KEY,
-  event_type TEXT NOT NULL,
-  occurred_at TEXT NOT NULL,
-  outcome TEXT NOT NULL,
-  received_at TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE paddle_transactions (
-  transaction_id TEXT PRIMARY KEY,
-  account_id INTEGER NOT NULL REFERENCES api_keys (id),
-  product TEXT NOT NULL,
-  created_at TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE paddle_subscriptions (
-  subscription_id TEXT PRIMARY KEY,
-  account_id INTEGER REFERENCES api_keys (id),
-  status TEXT CHECK (status IN ('active', 'suspended', 'cancelled')),
-  status_at TEXT
-) WITHOUT ROWID;
-`
-
-/** Migration 29: the plan a subscription is on and the provider time of the event that set it. */
-export const PADDLE_SCHEMA_V29 = `
-ALTER TABLE paddle_subscriptions ADD COLUMN plan TEXT CHECK (plan IN ('builder', 'pro', 'evidence_starter', 'evidence'));
-ALTER TABLE paddle_subscriptions ADD COLUMN plan_at TEXT;
-`
 
 export interface SubscriptionRow {
   subscription_id: string

@@ -13,7 +13,7 @@ const CHECKOUT_MAX_BODY_BYTES = 4096
 export const CHECKOUT_PER_MINUTE = 10
 import { PADDLE_PRICE_VARIABLES, type PaddleProduct } from '../../config'
 import { BillingProviderError, createCheckout } from '../paddle/api'
-import { capabilities } from '../../accounts/capabilities'
+import { capabilities } from '../../catalogue/capabilities'
 
 const PRODUCTS = Object.keys(PADDLE_PRICE_VARIABLES) as PaddleProduct[]
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/

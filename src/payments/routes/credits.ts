@@ -7,7 +7,7 @@ import { responses } from '../../http/openapi'
 import { ApiError } from '../../http/errors'
 import { answeringPaymentErrors, spendTransfer, verifiedTransferOf } from '../service'
 import { PaymentRefused } from '../errors'
-import { CREDIT_PACKS, creditsFor } from '../credits'
+import { CREDIT_PACKS, creditsFor } from '../../catalogue/credit-packs'
 
 const SMALLEST_PACK_USDC = '0.001'
 

@@ -6,6 +6,7 @@ import { mintRoutes } from './mint'
 import { checkoutRoutes } from './checkout'
 import { paddleRoutes } from './paddle'
 import { x402DeclarationRoutes } from './declaration'
+import { sandboxRoutes } from './sandbox'
 
 export function paymentRoutes(deps: AppDeps) {
   return new Elysia({ name: 'payment-routes' })
@@ -14,4 +15,5 @@ export function paymentRoutes(deps: AppDeps) {
     .use(checkoutRoutes(deps))
     .use(paddleRoutes(deps))
     .use(x402DeclarationRoutes(deps))
+    .use(sandboxRoutes(deps))
 }

@@ -9,8 +9,8 @@ import { jsonBody, responses } from '../../http/openapi'
 import { PaymentRefused, PaymentUnavailable } from '../errors'
 import { verifyTransfer } from '../chain-proof'
 import { spendTransfer } from '../service'
-import { atomicAmount } from '../requirements'
-import { MINT_MAX_PERIODS, MINT_PERIOD_DAYS, MINT_TIERS } from '../mint-tiers'
+import { atomicAmount } from '../../catalogue/prices'
+import { MINT_MAX_PERIODS, MINT_PERIOD_DAYS, MINT_TIERS } from '../../catalogue/mint-tiers'
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/
 

@@ -1,5 +1,5 @@
 // The C2SP witness's store on PostgreSQL (src/witness/tlog/store.ts says what each method does;
-// the DDL is in src/witness/schema-postgres.ts).
+// the DDL is in src/witness/schema.ts).
 import type { SQL } from 'bun'
 import { postgresStep } from '../../store/postgres-transaction'
 import type { AddedLog, LogHead, TlogWitnessStore } from './store'

@@ -5,22 +5,6 @@ import type { Database } from 'bun:sqlite'
 import type { Step } from '../../store/transaction'
 import { sqliteStep } from '../../store/sqlite-transaction'
 
-export const TLOG_WITNESS_SCHEMA_V61 = `
-CREATE TABLE witness_logs (
-  origin TEXT NOT NULL,
-  vkey TEXT NOT NULL,
-  added_at TEXT NOT NULL,
-  PRIMARY KEY (origin, vkey)
-);
-CREATE TABLE witness_log_heads (
-  origin TEXT PRIMARY KEY,
-  size INTEGER NOT NULL CHECK (size >= 0),
-  root TEXT NOT NULL,
-  checkpoint TEXT NOT NULL,
-  cosigned_at INTEGER NOT NULL
-);
-`
-
 export interface AddedLog {
   origin: string
   vkey: string

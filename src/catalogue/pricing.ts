@@ -3,18 +3,32 @@
 // enforces. Only what is configured is listed (capabilities.ts): a bare install offers free and
 // sandbox keys and says that nothing is sold.
 import type { Config } from '../config'
-import { atomicAmount } from '../payments/requirements'
-import { CREDIT_PACKS } from '../payments/credits'
-import { SANDBOX_X402_CREDITS, SANDBOX_X402_PRICE_USDC } from '../payments/sandbox-credit-key'
-import { upgradeOffer } from '../witness/limits'
-import { canBuyCredits, capabilities } from './capabilities'
-import { plansOffer } from './offers'
-import { SANDBOX_CALLS, SANDBOX_DAYS } from './plan-limits'
+import { atomicAmount, SANDBOX_X402_CREDITS, SANDBOX_X402_PRICE_USDC, usdc } from './prices'
+import { CREDIT_PACKS } from './credit-packs'
+import { upgradeOffer } from './witness-offers'
+import { canBuyCredits, canBuyPlan, capabilities } from './capabilities'
+import { MINT_PERIOD_DAYS, MINT_TIERS } from './mint-tiers'
+import { PAID_DAILY_LIMITS, SANDBOX_CALLS, SANDBOX_DAYS } from './limits'
 
-/** USDC (6 decimals) as a decimal string with at least two decimals: 800000 → "0.80", 1000 → "0.001". */
-export function usdc(atomic: bigint): string {
-  const [whole, fraction = ''] = (Number(atomic) / 1e6).toFixed(6).replace(/0+$/, '').split('.')
-  return `${whole}.${fraction.padEnd(2, '0')}`
+/**
+ * The plans a key holder can get here: free always; builder and pro only where this installation
+ * sells them, each with only the ways that are configured (mint on chain, card checkout).
+ */
+export function plansOffer(config: Config) {
+  const base = config.publicBaseUrl
+  const can = capabilities(config)
+  const offer: Record<string, Record<string, unknown>> = {
+    free: { daily_limit: config.metering.freeDailyLimit, get: `POST ${base}/v5/keys/instant {"agent_id": "…"}` },
+  }
+  for (const plan of ['builder', 'pro'] as const) {
+    if (!canBuyPlan(can, plan)) continue
+    offer[plan] = {
+      daily_limit: PAID_DAILY_LIMITS[plan],
+      ...(can.x402Transfers ? { price_usdc: MINT_TIERS[plan].priceUsdc, period_days: MINT_PERIOD_DAYS, mint: `POST ${base}/v5/x402/mint {"tx_hash": "…", "tier": "${plan}"}` } : {}),
+      ...(can.card[plan] ? { checkout: `POST ${base}/v5/checkout {"plan": "${plan}"}` } : {}),
+    }
+  }
+  return offer
 }
 
 /** Credit packs as the chain proof counts them: USDC paid → credits. */

@@ -1,9 +1,30 @@
-// Request limits by plan (spec 8 and issue 10) and the UTC calendar they are counted in.
+// What each plan may do: requests (spec 8 and issue 10), witness checkpoints (witness spec 8),
+// webhook subscriptions and streams; and the UTC calendar the daily figures are counted in.
 import type { Plan } from './plans'
 
 export const SANDBOX_CALLS = 200
 export const SANDBOX_DAYS = 7
 export const PAID_DAILY_LIMITS = { builder: 50_000, pro: 200_000 } as const
+
+/** New witness checkpoints an account of an Evidence plan may store per UTC day (witness spec 8). */
+export const ACCOUNT_DAILY_QUOTA: Record<string, number> = { evidence_starter: 1000, evidence: 3000 }
+
+/** Webhook subscriptions per key, by plan (spec 8): builder 5, pro 25; other plans cannot subscribe. */
+export const WEBHOOK_LIMITS: Partial<Record<Plan, number>> = { builder: 5, pro: 25 }
+
+/** Concurrent /v5/stream connections per API key, by plan (docs/delivery.md lists them). */
+export const STREAM_LIMITS: Record<Plan, number> = {
+  free: 1,
+  sandbox: 1,
+  builder: 25,
+  pro: 250,
+  evidence_starter: 1,
+  evidence: 1,
+}
+
+export function streamLimit(plan: Plan): number {
+  return STREAM_LIMITS[plan] ?? 1
+}
 
 export interface FreeLimits {
   /** Requests per UTC day before credits are used (FREE_DAILY_LIMIT). */

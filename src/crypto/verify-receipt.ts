@@ -1,10 +1,10 @@
 // Verifying a receipt the service (or an earlier key of it) signed: recognise its type by its
 // fields, take exactly that type's signed fields, and check the signature strictly.
-import type { Signer, KeyDescription } from '../crypto/signer'
-import { receiptExpires, receiptType, signedFieldsOf, type SignedFieldList } from '../crypto/signed-fields'
-import { canonicalPayload } from '../crypto/canonical'
-import { verifyStrict } from '../crypto/ed25519'
-import { hexToBytes, utf8 } from '../crypto/encoding'
+import type { Signer, KeyDescription } from './signer'
+import { receiptExpires, receiptType, signedFieldsOf, type SignedFieldList } from './signed-fields'
+import { canonicalPayload } from './canonical'
+import { verifyStrict } from './ed25519'
+import { hexToBytes, utf8 } from './encoding'
 
 export interface VerificationResult {
   valid: boolean
