@@ -18,24 +18,26 @@ async function output(child: ReturnType<typeof Bun.spawn>): Promise<string> {
 
 describe('bun run test', () => {
   test('grouped: a line per finished file while the group runs, then its output, then the summary .ci/run reads', async () => {
-    const child = Bun.spawn(['bun', 'run', 'test', '--grouped', 'test/fixtures/runner'], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+    const child = Bun.spawn(['bun', 'run', 'test', '--grouped', 'test/fixtures/runner'], { cwd: ROOT, env: { ...process.env, OPENBELL_RUNNER_FAIL: '1' }, stdout: 'pipe', stderr: 'pipe' })
     const [text, code] = await Promise.all([output(child), child.exited])
-    expect(code).toBe(0)
+    expect(code).toBe(1)
     const lines = text.split('\n')
     const progress = lines.filter((line) => line.startsWith('[others '))
-    // Numbered in the order bun test ran them (its own), one line per file with its counts.
-    expect(progress.map((line) => line.slice(0, 13))).toEqual(['[others 1/2] ', '[others 2/2] '])
+    // Numbered in the order bun test ran them (its own), one line per file with its own counts:
+    // the failure bun test recaps after the last file is not counted again there.
+    expect(progress.map((line) => line.slice(0, 13))).toEqual(['[others 1/3] ', '[others 2/3] ', '[others 3/3] '])
     expect(progress.map((line) => line.slice(13).replace(/\(\d+\.\d s\)$/, '(…)')).sort()).toEqual([
+      'test/fixtures/runner/fails-on-request.test.ts: 0 passed, 1 failed (…)',
       'test/fixtures/runner/holds-children.test.ts: 0 passed, 0 failed, 1 skipped (…)',
       'test/fixtures/runner/quick.test.ts: 2 passed, 0 failed, 1 skipped (…)',
     ])
     // Progress first, the group's own output after it, the combined summary last.
     expect(lines.indexOf(progress.at(-1)!)).toBeLessThan(lines.findIndex((line) => line.startsWith('===== group "others"')))
     // (bun run writes its "$ <script>" line on stderr: the last line of all is on stdout.)
-    expect(lines.filter((line) => !line.startsWith('$ ')).filter(Boolean).at(-1)).toMatch(/^Ran 4 tests across 2 files\./)
+    expect(lines.filter((line) => !line.startsWith('$ ') && !line.startsWith('error: script')).filter(Boolean).at(-1)).toMatch(/^Ran 5 tests across 3 files\./)
     // What .ci/run greps: the last " N pass" and " N fail" lines, which progress lines never look like.
     expect(lines.filter((line) => /^ *[0-9]+ pass$/.test(line)).at(-1)).toBe(' 2 pass')
-    expect(lines.filter((line) => /^ *[0-9]+ fail$/.test(line)).at(-1)).toBe(' 0 fail')
+    expect(lines.filter((line) => /^ *[0-9]+ fail$/.test(line)).at(-1)).toBe(' 1 fail')
   }, 60_000)
 
   for (const mode of ['plain', 'grouped'] as const) {

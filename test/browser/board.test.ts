@@ -227,5 +227,5 @@ describe('the board in a browser', () => {
     } finally {
       for (const mic of [closedEarly, 'XCSE', openedLate]) await fetch(`${base}/v5/admin/overrides/${mic}`, { method: 'DELETE', headers: { 'x-oracle-key': TEST_ADMIN_KEY } })
     }
-  }, 45_000)
+  }, 90_000)
 })

@@ -14,6 +14,8 @@ export interface FileDone {
 
 const HEADER = /^(\S.*\.test\.[cm]?[jt]sx?):$/
 const RESULT = /^\((pass|fail|skip|todo)\) /
+/** After the last file, bun test repeats its failures under "3 tests failed:" (and skipped, todo): not a file's. */
+const RECAP = /^\d+ tests? (failed|skipped|todo)s?:$/
 
 export class ProgressReader {
   private current: { file: string; started: number; pass: number; fail: number; skip: number } | null = null
@@ -47,6 +49,7 @@ export class ProgressReader {
       this.current = { file: header[1]!, started: performance.now(), pass: 0, fail: 0, skip: 0 }
       return
     }
+    if (RECAP.test(line)) return this.finish()
     const result = RESULT.exec(line)
     if (!result || !this.current) return
     if (result[1] === 'pass') this.current.pass++
