@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { Mismatch, verifyLog, type MonitorState } from '../transparency/monitor'
+import { LOG_PROOF_USAGE, runLogProofCommand } from './log-proof'
 
 export const LOG_USAGE = `usage: openbell log verify --url <base URL> [--state <file>] [--receipt <receipt id>] [--vkey <log vkey>] [--witness <witness vkey>]…
 
@@ -27,9 +28,11 @@ export function defaultStatePath(url: string, env: Env = process.env): string {
 export async function runLogCommand(args: string[], out: (line: string) => void, err: (line: string) => void, env: Env = process.env): Promise<number> {
   const [sub, ...rest] = args
   if (sub !== 'verify') {
-    err(LOG_USAGE)
+    err(`${LOG_USAGE}\n\n${LOG_PROOF_USAGE}`)
     return 2
   }
+  // Offline: a tlog-proof under a policy (src/cli/log-proof.ts).
+  if (rest.includes('--proof')) return runLogProofCommand(rest, out, err)
   const options: { url?: string; state?: string; receipt?: string; vkey?: string; witnesses: string[] } = { witnesses: [] }
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i], rest[i + 1]]
