@@ -41,7 +41,7 @@ const flipped = (bytes: Uint8Array, at = 0) => Uint8Array.from(bytes, (byte, i) 
 const LEAVES = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map((hex) => fromHex(hex)!)
 
 /** MTH over leaf hashes, straight from RFC 6962. */
-function mth(hashes: Uint8Array[]): Uint8Array {
+export function mth(hashes: Uint8Array[]): Uint8Array {
   if (hashes.length === 1) return hashes[0]!
   let k = 1
   while (k * 2 < hashes.length) k *= 2
@@ -49,7 +49,7 @@ function mth(hashes: Uint8Array[]): Uint8Array {
 }
 
 /** SUBTREE_PROOF of draft-ietf-plants-merkle-tree-certs-03 section 4.4.1, from its definition. */
-function subtreeProof(start: number, end: number, hashes: Uint8Array[], known = true): Uint8Array[] {
+export function subtreeProof(start: number, end: number, hashes: Uint8Array[], known = true): Uint8Array[] {
   const n = hashes.length
   if (start === 0 && end === n) return known ? [] : [mth(hashes)]
   let k = 1
