@@ -58,7 +58,7 @@ test('a receipt, its proof and policy verify offline after the service has stopp
       const response = await fetch(`${service.base}/log/proof/receipt/${id}`)
       const text = response.status === 200 ? await response.text() : null
       // The newest checkpoint covers all four.
-      return text && /\nindex 1\n(.+\n){2}\n/.test(text) ? text : null
+      return text && /\nindex 1\n(.+\n){2}\n/.test(text) ? text : undefined
     }, 10_000, 'the receipt\'s proof')
     policy = await (await fetch(`${service.base}/log/policy`)).text()
     keys = await (await fetch(`${service.base}/v5/keys`)).text()

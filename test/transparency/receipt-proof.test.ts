@@ -46,7 +46,7 @@ describe('GET /log/proof/receipt/{id}', () => {
     await harness.deps.transparency.integrator.tick()
     for (const id of ['00000000-0000-4000-8000-000000000000', demo.receipt_id]) {
       const response = await harness.request(`/log/proof/receipt/${id}`)
-      expect([response.status, response.headers.get('retry-after'), (await response.json()).error]).toEqual([404, null, 'RECEIPT_NOT_FOUND'])
+      expect([response.status, response.headers.get('retry-after'), ((await response.json()) as { error: string }).error]).toEqual([404, null, 'RECEIPT_NOT_FOUND'])
     }
   })
 })

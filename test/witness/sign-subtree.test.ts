@@ -37,7 +37,7 @@ describe('POST /sign-subtree', () => {
       expect(Array.from(signature.subarray(0, 8))).toEqual([0, 0, 0, 0, 0, 0, 0, 0])
       expect(mlDsa44Verify(key.publicKey, subtreeMessage(key.name, 0, 'oracle.test/log', start, end, mth(leaves.slice(start, end)))!, signature.subarray(8))).toBe(true)
     }
-  })
+  }, 30_000)
 
   test('422 for a proof that does not verify; 400 for what is not a subtree of the checkpoint or not the format', async () => {
     const { harness, leaves, request } = await setup()
@@ -49,7 +49,7 @@ describe('POST /sign-subtree', () => {
     expect((await request(2, 6, undefined, [])).status).toBe(400)
     expect((await request(8, 14, undefined, [])).status).toBe(400)
     for (const body of ['', 'subtree 8\n', 'subtree 08 13\nAAAA\n\n', `subtree 8 13\n${toBase64(new Uint8Array(31))}\n\n`]) expect((await harness.request('/sign-subtree', { method: 'POST', body })).status).toBe(400)
-  })
+  }, 30_000)
 
   test('404 for a log this witness does not follow; 403 without a valid cosignature of this witness, or when its head has not reached that size', async () => {
     const { harness, checkpoint, request } = await setup()
@@ -63,5 +63,5 @@ describe('POST /sign-subtree', () => {
     // A witness restored from an older backup holds size 5: it does not sign within 13.
     harness.db.run("UPDATE witness_log_heads SET size = 5 WHERE origin = 'oracle.test/log'")
     expect((await request(8, 13)).status).toBe(403)
-  })
+  }, 30_000)
 })
