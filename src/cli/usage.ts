@@ -16,6 +16,8 @@ export const USAGE = `usage: openbell [command]
   openbell healthcheck             exit 0 when the local service answers /v5/health
   openbell log verify --url <base> [--state <file>] [--receipt <id>]   follow a service's receipt log: rebuild
                                    its tree from the entries, check root, tiles, consistency and a receipt
+  openbell log verify --proof <file> --policy <file> [--receipt <file>] [--keys <file>]   offline: check a
+                                   receipt's C2SP tlog-proof under a tlog-policy (no network)
   openbell --help                  this text
 
 The keys, overrides, mail and backup commands open the service's database as the service does:
