@@ -1,5 +1,5 @@
 // A receipt's proof outlives the service: a live service answers a receipt, its tlog-proof, its
-// policy and its keys; the service is stopped; `openbell log verify --proof` (run as a process,
+// policy and its keys; the service is stopped; the verifier package and `openbell log verify --proof` (run as a process,
 // with no service to reach) verifies the receipt was logged and witnessed, and fails, naming the
 // reason, for a proof whose path, checkpoint, cosignature or extra line was altered, for a
 // policy asking two witnesses, and for another receipt.
@@ -15,6 +15,7 @@ import { MIGRATIONS } from '../../src/wiring/migrations'
 import { sqliteAccountStore } from '../../src/accounts/store'
 import { issueKey } from '../../src/accounts/keys'
 import { runLogProofCommand } from '../../src/cli/log-proof'
+import { verifyReceiptProof } from '@openbell/verify'
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts')
 
@@ -66,6 +67,9 @@ test('a receipt, its proof and policy verify offline after the service has stopp
     service.process.kill('SIGTERM')
     await service.process.exited
   }
+  // The service is gone: the package checks the same files (it makes no request).
+  const packaged = verifyReceiptProof(receiptText, proof, policy, { keys: JSON.parse(keys), now: Date.parse(JSON.parse(receiptText).issued_at) })
+  expect([packaged.valid, packaged.signature?.valid, packaged.proof.cosignatures?.length]).toEqual([true, true, 2])
   const files = { receipt: file('receipt.json', receiptText), proof: file('receipt.tlog-proof', proof), policy: file('policy.txt', policy), keys: file('keys.json', keys) }
   const ok = await cli(['--proof', files.proof, '--policy', files.policy, '--receipt', files.receipt, '--keys', files.keys])
   expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: '' })
