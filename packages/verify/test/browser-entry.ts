@@ -8,8 +8,8 @@ export interface CaseResult {
   error?: string
 }
 
-;(globalThis as { runVerifyCases?: (vectors: Vectors) => CaseResult[] }).runVerifyCases = (vectors) =>
-  cases(vectors).map(({ name, run }) => {
+function runVerifyCases(vectors: Vectors): CaseResult[] {
+  return cases(vectors).map(({ name, run }) => {
     try {
       run()
       return { name, ok: true }
@@ -17,3 +17,6 @@ export interface CaseResult {
       return { name, ok: false, error: (error as Error).message }
     }
   })
+}
+
+Object.assign(globalThis, { runVerifyCases })
