@@ -5,9 +5,6 @@ import * as ed from '@noble/ed25519'
 import { ml_dsa44 } from '@noble/post-quantum/ml-dsa.js'
 import { concat } from './bytes.js'
 
-// Synchronous verification needs SHA-512; set only when the application has not set its own.
-if (!ed.hashes.sha512) ed.hashes.sha512 = sha512
-
 export const sha256 = (bytes: Uint8Array): Uint8Array => nobleSha256(bytes)
 
 /** RFC 6962 leaf hash: SHA-256(0x00 ‖ entry). */
@@ -44,6 +41,8 @@ export function ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signat
   if (publicKey.length !== 32 || signature.length !== 64) return false
   const r = signature.subarray(0, 32)
   if (!lessThan(signature.subarray(32), L) || !lessThan(y(publicKey), P) || !lessThan(y(r), P) || smallOrder(publicKey) || smallOrder(r)) return false
+  // Synchronous verification needs SHA-512: set here (not at import), and only when the application has not set its own.
+  if (!ed.hashes.sha512) ed.hashes.sha512 = sha512
   try {
     return ed.verify(signature, message, publicKey, { zip215: false })
   } catch {

@@ -3,13 +3,12 @@
 // live or demo), daily digests and witness receipts (Ed25519 over the canonical payload of their
 // signed members), and checkpoints with their cosignatures (C2SP signed notes, Ed25519 and
 // ML-DSA-44). A receipt is an answer for 60 seconds: outside its window it is not valid.
-import { fromHex } from './bytes.js'
+import { fromHex, utf8 } from './bytes.js'
 import { ed25519Verify } from './crypto.js'
 import { checkSignature } from './cosignature.js'
 import { parseCheckpoint } from './checkpoint.js'
 import { DEFAULT_FIELD_LISTS, DEFAULT_OPTIONAL_FIELDS, DEFAULT_TTL_SECONDS, expires, fieldListOf, KIND_OF_LIST, type SignedKind } from './fields.js'
 import { describeKey, parseNote, parseVkey, type Vkey } from './note.js'
-import { utf8 } from './bytes.js'
 
 export interface PublishedKey {
   key_id: string

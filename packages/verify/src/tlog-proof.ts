@@ -6,14 +6,13 @@
 //   <base64 hash>…          RFC 6962 PATH, leaf's sibling first
 //   (empty line)
 //   <checkpoint, verbatim>
-import { fromBase64, toBase64 } from './bytes.js'
+import { equal, fromBase64, toBase64 } from './bytes.js'
 import { leafHash } from './crypto.js'
 import { parseCheckpoint, type Checkpoint } from './checkpoint.js'
 import { checkSignature } from './cosignature.js'
 import { rootFromInclusionProof } from './merkle.js'
-import { describeKey, parseNote, type Note } from './note.js'
+import { describeKey, parseNote, type Note, type Vkey } from './note.js'
 import { parsePolicy, quorumMet } from './policy.js'
-import { equal } from './bytes.js'
 
 export const TLOG_PROOF_HEADER = 'c2sp.org/tlog-proof@v1'
 /** More than the deepest tree of 2^63 leaves needs. */
@@ -124,7 +123,7 @@ export function verifyTlogProof(proofText: string, policyText: string, entryByte
   return { valid: true, message: `entry ${proof.index} of ${checkpoint.origin} (tree size ${checkpoint.size}) is included; signed by ${logKeys.join(', ')}; cosigned by ${cosignatures.map((entry) => entry.witness).join(', ') || 'no witness (quorum none)'}`, ...facts, logKeys, cosignatures }
 }
 
-function witnessCosignatures(note: Note, witnesses: ReadonlyMap<string, import('./note.js').Vkey>): { witness: string; key: string; timestamp: number | null }[] | { invalid: string } {
+function witnessCosignatures(note: Note, witnesses: ReadonlyMap<string, Vkey>): { witness: string; key: string; timestamp: number | null }[] | { invalid: string } {
   const found: { witness: string; key: string; timestamp: number | null }[] = []
   for (const [name, key] of witnesses) {
     const check = checkSignature(note, key, true)
