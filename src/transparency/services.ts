@@ -21,6 +21,8 @@ export interface TransparencyLog {
   integrator: LogIntegrator
   /** The tlog-policy text of /log/policy; null while the signer is offline. */
   policy: string | null
+  /** LOG_CHECKPOINT_INTERVAL_MS: how soon a logged receipt is in a checkpoint. */
+  checkpointIntervalMs: number
 }
 
 /** `ownWitness` null (the signer offline): no checkpoint is published. */
@@ -44,5 +46,5 @@ export function transparencyLog(parts: { settings: Config['transparency']; baseU
       : null
   const integrator = new LogIntegrator({ audit: parts.audit, tiles: parts.tiles, publisher, log, intervalMs: settings.checkpointIntervalMs })
   const policy = keys ? publishedPolicy({ keys, witnesses, quorum: settings.policyQuorum, baseUrl: parts.baseUrl }) : null
-  return { keys, tiles: parts.tiles, reader, integrator, policy }
+  return { keys, tiles: parts.tiles, reader, integrator, policy, checkpointIntervalMs: settings.checkpointIntervalMs }
 }

@@ -1,6 +1,6 @@
 // POST /v5/verify {receipt} and GET /v5/verify?receipt=<JSON>
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { MarketRouteDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 import { jsonBody, requiredByRoute, responses } from '../../http/openapi'
@@ -28,7 +28,7 @@ const ResultSchema = t.Object({
   ),
 })
 
-export function verifyRoutes(deps: AppDeps) {
+export function verifyRoutes(deps: MarketRouteDeps) {
   const verify = (receipt: unknown) => verifyReceipt(verificationKeys(deps.signer), receipt, deps.clock.now())
   return new Elysia({ name: 'market-verify' })
     .post(

@@ -1,11 +1,11 @@
 // GET /log/policy: the C2SP tlog-policy to verify this log's tlog-proofs with (its log keys, the
 // witnesses it asks, the quorum the operator set), as text.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { TransparencyDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 
-export function policyRoutes(deps: AppDeps) {
+export function policyRoutes(deps: Pick<TransparencyDeps, 'transparency'>) {
   const { policy } = deps.transparency
   return new Elysia({ name: 'transparency-policy' }).get(
     '/log/policy',

@@ -5,7 +5,7 @@
 // the proof is bound to the receipt by the entry's bytes, the receipt as answered).
 import { Elysia, t } from 'elysia'
 import { formatTlogProof, utf8 } from '@openbell/verify'
-import type { AppDeps } from '../../deps'
+import type { TransparencyDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { addDays } from '../../audit/dates'
@@ -16,10 +16,10 @@ import { orUnavailable } from './log'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export const TLOG_PROOF_CONTENT_TYPE = 'text/plain; charset=utf-8'
 
-export function receiptProofRoutes(deps: AppDeps) {
+export function receiptProofRoutes(deps: TransparencyDeps) {
   const { reader } = deps.transparency
   // A receipt is in a checkpoint about one interval after it is answered.
-  const retryAfter = String(Math.ceil(deps.config.transparency.checkpointIntervalMs / 1000) + 1)
+  const retryAfter = String(Math.ceil(deps.transparency.checkpointIntervalMs / 1000) + 1)
   return new Elysia({ name: 'transparency-receipt-proof' }).get(
     '/log/proof/receipt/:id',
     async ({ params }) => {

@@ -3,7 +3,7 @@
 // status codes are the spec's (400, 403, 404, 422) and those add-checkpoint answers for the same
 // failures; refusals carry the project's error object.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { TlogWitnessDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { clientAddress } from '../../http/client-address'
@@ -13,7 +13,7 @@ import { parseSignSubtree } from './sign-subtree'
 
 const SPEC = 'https://c2sp.org/tlog-witness'
 
-export function signSubtreeRoutes(deps: AppDeps) {
+export function signSubtreeRoutes(deps: TlogWitnessDeps) {
   const witness = deps.tlogWitness
   const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}) => new ApiError(status, code, message, { docs: SPEC }, headers)
   return new Elysia({ name: 'tlog-witness-sign-subtree' }).post(
