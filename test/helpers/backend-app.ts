@@ -108,7 +108,7 @@ export function forEachBackendApp(title: string, suite: (make: Make, backend: Ba
       beforeAll(() => void sharedCalendars(), 60_000)
       afterAll(async () => {
         await Promise.all(made.map((created) => created.drop()))
-      })
+      }, 60_000)
       suite(async (options = {}) => {
         if (backend === 'sqlite') return sqliteApp(options)
         return postgresApp(options.freshDatabase ? await database() : await (shared ??= database()), options)
