@@ -43,6 +43,7 @@ export const TYPE_WORDS: Record<SignedFieldList, string> = {
   health_fields: 'health receipt',
   safe_to_trade_fields: 'safe-to-trade receipt',
   digest_fields: 'signed daily audit digest',
+  digest_log_fields: "daily digest's transparency log size",
   witness_fields: 'witness receipt',
 }
 
