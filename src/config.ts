@@ -331,7 +331,7 @@ function checkedDatabaseUrl(raw: string | undefined): string | null {
   return raw === undefined ? null : checkPostgresUrl(raw, 'DATABASE_URL')
 }
 
-/** A PostgreSQL URL with a host and one database name (DATABASE_URL, `db copy --to`); throws ConfigError naming `variable`. */
+/** A PostgreSQL URL with a host and one database name (DATABASE_URL, the target of `db copy`); throws ConfigError naming `variable`. */
 export function checkPostgresUrl(raw: string, variable: string): string {
   if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError(variable, `must be a postgres:// URL (got ${JSON.stringify(maskUrlPassword(raw))})`)
   let url: URL

@@ -1,5 +1,7 @@
-// `openbell db copy --to postgres://…`: moves a stopped SQLite installation into an empty
-// PostgreSQL database (the upgrade path to several nodes; docs/scale-out.md). Shows progress
+// `openbell db copy [--to-file <file> | --to postgres://…]` (else DATABASE_URL): moves a stopped
+// SQLite installation into an empty PostgreSQL database (the upgrade path to several nodes;
+// docs/scale-out.md); the target comes from the environment or a file so that its password is
+// in no process listing. Shows progress
 // (table, rows copied of total, rate, time left: one rewritten line on a terminal, a plain line
 // every few seconds otherwise), can be run again after an interruption, and verifies the row
 // count of every table and today's audit root (and the last sealed day's) on both sides.
