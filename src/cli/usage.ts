@@ -16,7 +16,8 @@ export const USAGE = `usage: openbell [command]
   openbell calendars phases [dir]  print the trading-phase table of docs/calendars.md
   openbell healthcheck             exit 0 when the local service answers /v5/health
   openbell log verify --url <base> [--state <file>] [--receipt <id>]   follow a service's receipt log: rebuild
-                                   its tree from the entries, check root, tiles, consistency and a receipt
+                                   its tree from the entries, check root, tiles, consistency and a receipt;
+                                   every request timed and capped (openbell log verify for the options)
   openbell --help                  this text
 
 The keys, overrides, mail and backup commands open the service's database as the service does:

@@ -1,7 +1,7 @@
 // GET /v5/holidays and /v5/holidays/upcoming: closures, early closes, late opens, special
 // sessions and provisional dates across venues (unsigned; calendar only).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, parseDateRange, parseUpcomingDays, parseYear, todayDay } from '../date-range'
@@ -23,7 +23,7 @@ const holidaysBody = (extra = {}) =>
 const MIC_FILTER = t.Optional(t.String({ description: 'one MIC; default every venue' }))
 const micFilter = (raw: string | undefined) => (raw === undefined || raw === '' ? undefined : parseMic(raw))
 
-export function holidayRoutes(deps: AppDeps) {
+export function holidayRoutes(deps: CalendarDeps) {
   return new Elysia({ name: 'calendar-holidays' })
     .get(
       '/v5/holidays',
@@ -45,7 +45,7 @@ export function holidayRoutes(deps: AppDeps) {
         detail: {
           tags: ['calendars'],
           summary: 'Closures, early closes, late opens, special sessions and provisional dates (unsigned)',
-          description: 'For a year or a date range, across venues or for one. Each venue says whether its calendar covers the whole range (`complete`): beyond coverage nothing is known.',
+          description: 'For a year or a date range, across venues or for one. The answer is `{from, to, holidays, venues}`: `holidays` lists the notable days (day records with `mic`), sorted by date then MIC; `venues` says for each venue whether its calendar covers the whole range (`complete`): beyond coverage nothing is known.',
           responses: responses({ 200: ['Notable days', holidaysBody()], 400: 'UNKNOWN_MIC, INVALID_YEAR, CONFLICTING_PARAMETERS, INVALID_FROM, INVALID_TO, FROM_OUT_OF_RANGE, TO_OUT_OF_RANGE, INVALID_RANGE or RANGE_TOO_LONG' }),
         },
       },
@@ -62,6 +62,7 @@ export function holidayRoutes(deps: AppDeps) {
         detail: {
           tags: ['calendars'],
           summary: 'What closes next: notable days across venues from today (unsigned)',
+          description: 'The answer is `{days, from, to, holidays, venues}`, as /v5/holidays with `days` (the window asked) first: `holidays` lists the notable days from today, sorted by date then MIC.',
           responses: responses({ 200: ['Notable days from today', holidaysBody({ days: t.Integer({ minimum: 1 }) })], 400: 'INVALID_DAYS, RANGE_TOO_LONG or UNKNOWN_MIC' }),
         },
       },
