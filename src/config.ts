@@ -37,9 +37,9 @@ export const CONFIG_VARIABLES = {
   DATABASE_URL: { kind: 'string', doc: '`postgres://user:password@host:port/database`: run as one of several nodes on this PostgreSQL database instead of the SQLite file (docs/scale-out.md). Unset = SQLite', schema: Type.String({ pattern: '^postgres(ql)?://' }) },
   NODE_ID: { kind: 'string', doc: 'name of this node in `/v5/health` `storage.node_id` and in the job leases it holds; default `<host name>-<process id>`', schema: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$' }) },
   SIGNING_KEY: { kind: 'string', doc: 'Ed25519 private seed, 64 hex characters; exclusive with SIGNING_KEY_FILE', schema: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }) },
-  SIGNING_KEY_FILE: { kind: 'string', doc: 'file holding the hex seed; when set and unreadable the signer is offline (never regenerated). Default: `<DATA_DIR>/signing-key.hex`, generated on first start', schema: Type.String({ minLength: 1 }) },
-  PUBLIC_KEY_ID: { kind: 'string', doc: 'key id put in receipts; default `key_<year>_v1` (year the key was generated)', schema: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }) },
-  KEY_VALID_FROM: { kind: 'string', doc: 'ISO instant the key became valid; default: when it was generated', schema: isoInstant },
+  SIGNING_KEY_FILE: { kind: 'string', doc: 'file holding the hex seed; when set and unreadable the signer is offline (never regenerated); a `signing-key.json` beside it for the same key (as a generated key has) gives the default key id and valid-from. Default: `<DATA_DIR>/signing-key.hex`, generated on first start', schema: Type.String({ minLength: 1 }) },
+  PUBLIC_KEY_ID: { kind: 'string', doc: 'key id put in receipts; default the key id of `signing-key.json` beside the key file, else `key_<year>_v1` (year the key was generated)', schema: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }) },
+  KEY_VALID_FROM: { kind: 'string', doc: 'ISO instant the key became valid; default: when it was generated (`signing-key.json` beside the key file), else 1 January of this year for a supplied key', schema: isoInstant },
   KEY_VALID_UNTIL: { kind: 'string', doc: 'ISO instant of a scheduled rotation; default none (null)', schema: isoInstant },
   ISSUER: { kind: 'string', default: 'localhost', doc: 'bare domain of this service, signed into receipts ({issuer}/v5/keys holds the key)', schema: Type.String({ pattern: '^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$' }) },
   PUBLIC_BASE_URL: { kind: 'string', doc: 'absolute base URL used in links (jwks_uri, docs); default `https://<ISSUER>`; for ISSUER localhost, `http://` with the host and port the service listens on', schema: Type.String({ pattern: '^https?://[^/]+$' }) },
@@ -340,7 +340,7 @@ function checkedDatabaseUrl(raw: string | undefined): string | null {
   return raw === undefined ? null : checkPostgresUrl(raw, 'DATABASE_URL')
 }
 
-/** A PostgreSQL URL with a host and one database name (DATABASE_URL, `db copy --to`); throws ConfigError naming `variable`. */
+/** A PostgreSQL URL with a host and one database name (DATABASE_URL, the target of `db copy`); throws ConfigError naming `variable`. */
 export function checkPostgresUrl(raw: string, variable: string): string {
   if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError(variable, `must be a postgres:// URL (got ${JSON.stringify(maskUrlPassword(raw))})`)
   let url: URL

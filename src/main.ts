@@ -10,7 +10,7 @@ import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
 import { runHealthcheck } from './cli/healthcheck'
 import { openBackend, openSqlite, type OpenedBackend } from './wiring/open'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { DatabaseUnavailable } from './store/postgres'
 import { SigningKeyMismatch } from './store/key-record'
 import { LogListError } from './witness/tlog/logs'
@@ -203,7 +203,8 @@ async function main(argv: string[]): Promise<void> {
       return null
     }
     const status = process.stdout.isTTY ? (line: string) => void process.stdout.write(`\r\x1b[K${line}`) : null
-    process.exit(await runDbCommand(rest, { out: (line) => console.log(line), err: (line) => console.error(line), status, now: () => Date.now(), openSource }))
+    const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line), status, now: () => Date.now(), openSource, environmentUrl: config.databaseUrl, readText: (path: string) => readFileSync(path, 'utf8') }
+    process.exit(await runDbCommand(rest, io))
   }
   if (command === 'keys' || command === 'overrides' || command === 'backup' || command === 'mail') {
     const config = configOrExit()

@@ -8,8 +8,9 @@ export const USAGE = `usage: openbell [command]
   openbell overrides set|clear|list …                    the operator circuit breaker
   openbell mail status             e-mail outbox: queued, sent and failed counts (no keys)
   openbell backup <new file>       consistent copy of the SQLite database (mode 0600); on PostgreSQL it says how to use pg_dump
-  openbell db copy --to postgres://user:password@host:port/database
-                                   copy the stopped SQLite database into an empty PostgreSQL database (docs/scale-out.md)
+  openbell db copy [--to-file <file> | --to postgres://…]
+                                   copy the stopped SQLite database into an empty PostgreSQL database (docs/scale-out.md):
+                                   the target is DATABASE_URL, or the URL (or DATABASE_URL= line) of <file>, or --to
   openbell calendars check [dir]   validate schedule files offline
   openbell calendars basis [dir]   print the basis-by-year table of docs/calendars.md
   openbell calendars phases [dir]  print the trading-phase table of docs/calendars.md

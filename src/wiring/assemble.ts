@@ -56,6 +56,7 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
       audit, signer: parts.signer, issuer: config.issuer, clock, log, retentionDays: config.receiptRetentionDays,
       // The transparency log: digests name its size; retention keeps bodies it has not stored yet.
       logBase: async () => (await stores.tiles.state()).baseSeq,
+      logOrigin: config.transparency.origin,
       integratedThrough: async () => { const state = await stores.tiles.state(); return state.baseSeq + state.size - 1 },
     }),
     sampleDoorLimiter: new RateLimiter(SAMPLE_DOOR_PER_MINUTE),

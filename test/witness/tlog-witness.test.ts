@@ -128,6 +128,25 @@ describe('POST /add-checkpoint', () => {
     expect((await harness.request(`/witness/${createHash('sha256').update('monkeys').digest('hex')}/checkpoint`)).status).toBe(404)
   })
 
+  test("the log's signature line repeated 100 times: cosigned, and kept once; a different line of the log's key beside a valid one is 403", async () => {
+    const harness = witnessApp()
+    const text = parseNote(vectors.checkpoint_5)!.text
+    const line = vectors.checkpoint_5.slice(text.length + 1)
+    const copies = `${text}\n${line.repeat(100)}`
+    const answer = await harness.request('/add-checkpoint', add(request(0, [], copies)))
+    expect(answer.status).toBe(200)
+    const origin = createHash('sha256').update('monkeys').digest('hex')
+    const stored = parseNote(await (await harness.request(`/witness/${origin}/checkpoint`)).text())!
+    // The log's line once; the witness's two cosignatures (Ed25519 and ML-DSA-44, issue 36).
+    expect(stored.signatures.map((signature) => signature.name)).toEqual(['monkeys', 'oracle.test/witness', 'oracle.test/witness'])
+    expect(stored.signatures[0]!.line).toBe(line)
+    // Every distinct line of a trusted key is verified: a bent copy after the valid one fails the note.
+    const bent = `${line.slice(0, 40)}${line[40] === 'A' ? 'B' : 'A'}${line.slice(41)}`
+    expect((await harness.request('/add-checkpoint', add(request(5, proof58, `${parseNote(vectors.checkpoint_8)!.text}\n${vectors.checkpoint_8.slice(parseNote(vectors.checkpoint_8)!.text.length + 1)}${bent}`)))).status).toBe(403)
+    // 101 signature lines are more than a note may carry (Go's note.Open refuses them too): 400.
+    expect((await harness.request('/add-checkpoint', add(request(5, proof58, `${parseNote(vectors.checkpoint_8)!.text}\n${vectors.checkpoint_8.slice(parseNote(vectors.checkpoint_8)!.text.length + 1).repeat(101)}`)))).status).toBe(400)
+  })
+
   test('two requests from the same old size at once: one advances, the other gets 409', async () => {
     const harness = witnessApp()
     await harness.request('/add-checkpoint', add(request(0, [], vectors.checkpoint_5)))

@@ -13,7 +13,7 @@ export interface KeyRegistry extends KeysDocument {
   keys: PublishedKey[]
 }
 
-export type SignedFieldList = 'receipt_fields' | 'override_fields' | 'health_fields' | 'safe_to_trade_fields' | 'digest_fields' | 'witness_fields'
+export type SignedFieldList = 'receipt_fields' | 'override_fields' | 'health_fields' | 'safe_to_trade_fields' | 'digest_fields' | 'digest_log_fields' | 'witness_fields'
 
 export type VerdictReason = 'SIGNATURE_VALID' | 'RECEIPT_EXPIRED' | 'OUTSIDE_VALIDITY' | 'INVALID_SIGNATURE' | 'UNKNOWN_KEY' | 'MALFORMED_RECEIPT' | 'NO_KEYS'
 
@@ -41,6 +41,7 @@ export const TYPE_WORDS: Record<SignedFieldList, string> = {
   health_fields: 'health receipt',
   safe_to_trade_fields: 'safe-to-trade receipt',
   digest_fields: 'signed daily audit digest',
+  digest_log_fields: "daily digest's transparency log size",
   witness_fields: 'witness receipt',
 }
 
