@@ -27,7 +27,7 @@ export const CORS_ROUTES: readonly CorsRoute[] = [
   ...route('open', 'public receipts and checking them', '/v5/demo', '/v5/verify', '/v5/conformance-vectors', '/v5/card/*', '/v1/safe-to-trade/sample'),
   ...route('open', 'calendars', '/v5/exchanges', '/mics.json', '/v5/schedule', '/v5/historical', '/v5/dst-risk', '/v5/calendar', '/v5/calendar/*', '/v5/holidays', '/v5/holidays/upcoming'),
   ...route('open', 'the status board', '/v5/board'),
-  ...route('open', 'liveness and the index', '/', '/v5/health'),
+  ...route('open', 'liveness, readiness and the index', '/', '/v5/health', '/v5/ready'),
   ...route('open', 'signed receipts: the page brings the key or the x402 payment', '/v5/status', '/v5/status/realtime', '/v5/batch', '/v1/safe-to-trade'),
   ...route('open', 'the event stream (EventSource; the key in the query)', '/v5/stream'),
   ...route('open', 'the tool endpoint (anonymous or a bearer token the page brings)', '/mcp'),
