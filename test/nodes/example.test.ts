@@ -244,6 +244,17 @@ describe('docs/scale-out.md example: two nodes, PostgreSQL and nginx', () => {
     console.log(`database back for node b: ready ${(readyMs / 1000).toFixed(1)} s later, answering through nginx ${(backMs / 1000).toFixed(1)} s later`)
   }, 120_000)
 
+  test('a 503 that every node gives (x402 where payments are off) reaches the client as it is, and takes nobody out of service', async () => {
+    const payment = { 'x-payment': JSON.stringify({ txHash: `0x${'1'.repeat(64)}`, network: 'base', amount: '0.001' }) }
+    // Enough of them to mark every node failed, were it not for the backup entries (502 "no live upstreams" then).
+    for (let i = 0; i < 4; i++) {
+      const refused = await call('/v5/status?mic=XNYS', { headers: payment })
+      expect([refused.status, JSON.parse(refused.body).error]).toEqual([503, 'PAYMENTS_NOT_CONFIGURED'])
+    }
+    const after = await Promise.all(Array.from({ length: 6 }, () => call('/v5/status?mic=XNYS', { headers: { 'x-oracle-key': apiKey } })))
+    expect(after.map((answer) => answer.status)).toEqual(Array(6).fill(200))
+  })
+
   test('stopping one node (SIGTERM, as systemctl stop) loses no request through nginx; its jobs move to the other', async () => {
     const leaders = async (node: RunningService) => ((await (await fetch(`${node.base}/v5/health`)).json()) as { storage: Storage }).storage.leader_of
     // Jobs are leased by each node's first lease rounds after it starts: on a loaded machine some
