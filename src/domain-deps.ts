@@ -7,6 +7,7 @@ import type { Logger } from './log'
 import type { Signer } from './crypto/signer'
 import type { AccountStore } from './accounts/store'
 import type { CalendarRegistry } from './calendar/registry'
+import type { AnswerCache } from './calendar/answer-cache'
 import type { WitnessStore } from './witness/store'
 import type { WitnessLimiters } from './witness/limits'
 import type { OverrideService } from './market/overrides/service'
@@ -50,6 +51,10 @@ export interface DomainDeps {
   sampleDoorLimiter: RateLimiter
   /** POST /v5/checkout per client address: each call creates a transaction at the billing provider. */
   checkoutLimiter: RateLimiter
+  /** Per-address limiter shared by the calendar answers and feeds (CALENDAR_RATE_PER_MINUTE). */
+  calendarLimiter: RateLimiter
+  /** The calendar answers built once per calendar snapshot and query (calendar/answer-cache.ts). */
+  calendarAnswers: AnswerCache
   witness: { store: WitnessStore; limiters: WitnessLimiters }
   /** The C2SP witness (POST /add-checkpoint): witnessed logs, their heads, the cosigning key. */
   tlogWitness: TlogWitness
