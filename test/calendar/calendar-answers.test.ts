@@ -24,6 +24,7 @@ describe('calendar answers: once per snapshot and query, ETag and Cache-Control'
     expect(first.status).toBe(200)
     expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8')
     expect(first.headers.get('cache-control')).toBe('public, max-age=300')
+    expect(first.headers.get('vary')).toBe('Origin')
     const etag = first.headers.get('etag')!
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
     const body = await first.text()

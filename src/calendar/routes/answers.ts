@@ -33,7 +33,8 @@ export function matchesEtag(header: string | null, etag: string): boolean {
 }
 
 export function cachedJson(request: Request, answer: CachedAnswer, cacheControl: string): Response {
-  const headers = { etag: answer.etag, 'cache-control': cacheControl }
+  // Cacheable answers say that CORS headers depend on Origin (http/cors.ts).
+  const headers = { etag: answer.etag, 'cache-control': cacheControl, vary: 'Origin' }
   if (matchesEtag(request.headers.get('if-none-match'), answer.etag)) return new Response(null, { status: 304, headers })
   return new Response(answer.body, { headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } })
 }

@@ -64,7 +64,7 @@ export function calendarFeedRoutes(deps: AppDeps) {
         feed = makeFeed(snapshot, target, startDay)
         cache.feeds.set(target, feed)
       }
-      const headers = { etag: feed.etag, 'cache-control': `public, max-age=${Math.min(3600, FEED_REFRESH_SECONDS)}` }
+      const headers = { etag: feed.etag, 'cache-control': `public, max-age=${Math.min(3600, FEED_REFRESH_SECONDS)}`, vary: 'Origin' }
       if (matchesEtag(request.headers.get('if-none-match'), feed.etag)) return new Response(null, { status: 304, headers })
       return new Response(feed.body, { headers: { ...headers, 'content-type': CONTENT_TYPE } })
     },
