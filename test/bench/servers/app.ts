@@ -40,8 +40,8 @@ class WriteBehindLog extends AuditLog {
 const ownsDataDir = !process.env.BENCH_DATA_DIR
 const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'openbell-bench-'))
 // FREE_DAILY_LIMIT is lifted so that the free key stays within its quota for the whole run (metered, never refused).
-// CALENDAR_RATE_PER_MINUTE stays the service's default unless the bench sets it (calendar-flood.ts).
-const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', MCP_ANON_DAILY_LIMIT: '1000000000', FREE_DAILY_LIMIT: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', DURABILITY: process.env.DURABILITY ?? 'process', MCP_ANON_RATE_PER_MINUTE: process.env.MCP_ANON_RATE_PER_MINUTE ?? '1000000000', ...(process.env.CALENDAR_RATE_PER_MINUTE ? { CALENDAR_RATE_PER_MINUTE: process.env.CALENDAR_RATE_PER_MINUTE } : {}) })
+// CALENDAR_RATE_PER_MINUTE stays the service's default unless the bench sets it, and so does CLIENT_IP_HEADER (calendar-flood.ts).
+const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', MCP_ANON_DAILY_LIMIT: '1000000000', FREE_DAILY_LIMIT: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', DURABILITY: process.env.DURABILITY ?? 'process', MCP_ANON_RATE_PER_MINUTE: process.env.MCP_ANON_RATE_PER_MINUTE ?? '1000000000', ...(process.env.CALENDAR_RATE_PER_MINUTE ? { CALENDAR_RATE_PER_MINUTE: process.env.CALENDAR_RATE_PER_MINUTE } : {}), ...(process.env.CLIENT_IP_HEADER ? { CLIENT_IP_HEADER: process.env.CLIENT_IP_HEADER } : {}) })
 // Request log lines go to a sink, as they would to a log file or journald.
 const log = createLogger(config.logLevel, () => {})
 const db = openDatabase(config.databasePath, config.durability)
