@@ -1,14 +1,16 @@
-// A TCP relay on loopback that a test can cut and restore: a service given the relay's port
-// instead of its database's loses the database (every connection closed, new ones refused)
-// while every other client of that database keeps it. Used to take one node's PostgreSQL away.
+// A TCP relay on loopback that a test can cut, stall and restore: a service given the relay's
+// port instead of its database's loses the database while every other client of that database
+// keeps it. `cut` closes every relayed connection and refuses new ones (the server gone);
+// `stall` keeps every connection open and passes nothing either way (a network dropping
+// packets: nothing is refused, nothing answers); `restore` ends a stall's connections and relays
+// again. Used to take one node's PostgreSQL away.
 import type { Socket, TCPSocketListener } from 'bun'
 import { freePort } from './process'
 
 export interface TcpRelay {
   port: number
-  /** Closes every relayed connection and stops accepting new ones. */
   cut(): void
-  /** Accepts connections again on the same port. */
+  stall(): void
   restore(): void
   stop(): void
 }
@@ -19,7 +21,9 @@ export function startTcpRelay(target: { host: string; port: number }): TcpRelay 
   const port = freePort()
   const open = new Set<Socket<Side>>()
   let listener: TCPSocketListener<Side> | null = null
+  let stalled = false
   const forward = (to: Socket<Side> | null, data: Uint8Array, self: Socket<Side>) => {
+    if (stalled) return
     if (to) to.write(data)
     else self.data.pending.push(new Uint8Array(data))
   }
@@ -31,6 +35,8 @@ export function startTcpRelay(target: { host: string; port: number }): TcpRelay 
         open(client) {
           client.data = { peer: null, pending: [] }
           open.add(client)
+          // Stalled: accepted, never connected onwards.
+          if (stalled) return
           void Bun.connect<Side>({
             hostname: target.host,
             port: target.port,
@@ -61,16 +67,28 @@ export function startTcpRelay(target: { host: string; port: number }): TcpRelay 
       },
     })
   }
+  const closeAll = () => {
+    for (const socket of open) socket.terminate()
+    open.clear()
+  }
   listen()
   return {
     port,
     cut() {
+      stalled = false
       listener?.stop(true)
       listener = null
-      for (const socket of open) socket.terminate()
-      open.clear()
+      closeAll()
+    },
+    stall() {
+      stalled = true
     },
     restore() {
+      if (stalled) {
+        // What a stall let through is lost: those connections are broken, as after a partition.
+        stalled = false
+        closeAll()
+      }
       if (!listener) listen()
     },
     stop() {
