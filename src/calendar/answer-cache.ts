@@ -15,7 +15,7 @@ export interface CachedAnswer {
   etag: string
 }
 
-/** Enough for every venue's year and more; the largest answers are about 150 KB. */
+/** Every venue's year and more; the largest answers are 150-260 KB, so the bytes bound first. */
 export const ANSWER_CACHE_LIMITS = { maxEntries: 512, maxBytes: 32 * 2 ** 20 }
 /** How long a client or a shared cache may reuse an answer without asking (then If-None-Match). */
 export const ANSWER_MAX_AGE_SECONDS = 300
@@ -27,7 +27,7 @@ export class AnswerCache {
   built = 0
 
   constructor(limits = ANSWER_CACHE_LIMITS) {
-    // A JSON answer is ASCII: one byte a character.
+    // About a byte a character (venue names are the only text outside ASCII).
     this.answers = new BoundedCache(limits, (answer) => answer.body.length + answer.etag.length)
   }
 
