@@ -79,6 +79,8 @@ export const CONFIG_VARIABLES = {
   FREE_DAILY_LIMIT: { kind: 'integer', default: '500', doc: 'requests per UTC day on /v5/status and /v5/batch for a free key before credits are spent (then 402)', schema: Type.Integer({ minimum: 1 }) },
   FREE_MONTHLY_LIMIT: { kind: 'integer', default: '15000', doc: 'monthly figure reported for free keys by /v5/usage (the daily limit is what is enforced)', schema: Type.Integer({ minimum: 1 }) },
   MCP_ANON_DAILY_LIMIT: { kind: 'integer', default: '10', doc: 'signed receipts per client address and UTC day from the tool endpoint without a bearer token (0 = none)', schema: Type.Integer({ minimum: 0 }) },
+  MCP_KEY_RATE_PER_MINUTE: { kind: 'integer', default: '600', doc: 'JSON-RPC messages per minute per key on the tool endpoint with a bearer token (every tool; a batch counts each element); past it 429 with Retry-After', schema: Type.Integer({ minimum: 1 }) },
+  MCP_ALLOWED_HOSTS: { kind: 'string', doc: 'comma-separated further host names the tool endpoint answers besides the host of PUBLIC_BASE_URL, ISSUER, a specific HOST and loopback (DNS-rebinding guard, docs/mcp.md); `*` = any Host (only behind a proxy that checks Host itself)', schema: Type.String({ pattern: '^(\\*|[A-Za-z0-9.:\\[\\]-]+(,\\s*[A-Za-z0-9.:\\[\\]-]+)*)$' }) },
   MCP_ANON_RATE_PER_MINUTE: { kind: 'integer', default: '120', doc: 'JSON-RPC messages per minute per client address on the tool endpoint without a bearer token (each HTTP request counts, a batch counts each element); past it 429 with Retry-After', schema: Type.Integer({ minimum: 1 }) },
   CALENDAR_RATE_PER_MINUTE: { kind: 'integer', default: '120', doc: 'requests per minute per client address, together, on /v5/calendar, /v5/calendar/<MIC>.ics, /v5/holidays and /v5/holidays/upcoming (a 304 counts too); past it 429 RATE_LIMITED with Retry-After', schema: Type.Integer({ minimum: 1 }) },
   SECURITY_CONTACT: { kind: 'string', doc: 'RFC 9116 contact for /.well-known/security.txt (`mailto:` or `https:` URI); unset = that file answers 404 and the start logs a warning', schema: Type.String({ pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://\\S+)$' }) },
@@ -141,7 +143,7 @@ export interface Config {
   bodyTimeoutMs: number
   delivery: { streamIntervalSeconds: number; dispatchIntervalSeconds: number; allowPrivateTargets: boolean }
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
-  mcp: { anonymousDailyLimit: number; anonymousRatePerMinute: number }
+  mcp: { anonymousDailyLimit: number; anonymousRatePerMinute: number; keyRatePerMinute: number; allowedHosts: string[] }
   /** CALENDAR_RATE_PER_MINUTE: the per-address rate of the calendar answers. */
   calendarRatePerMinute: number
   mail: { smtpUrl: string | null; from: string | null }
@@ -275,7 +277,12 @@ export function loadConfig(env: Env = process.env): Config {
       format: get<'rss' | 'json'>('HALT_FEED_FORMAT'),
       intervalMs: get<number>('HALT_FEED_INTERVAL') * 1000,
     },
-    mcp: { anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT'), anonymousRatePerMinute: get<number>('MCP_ANON_RATE_PER_MINUTE') },
+    mcp: {
+      anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT'),
+      anonymousRatePerMinute: get<number>('MCP_ANON_RATE_PER_MINUTE'),
+      keyRatePerMinute: get<number>('MCP_KEY_RATE_PER_MINUTE'),
+      allowedHosts: (get<string | undefined>('MCP_ALLOWED_HOSTS') ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
+    },
     calendarRatePerMinute: get<number>('CALENDAR_RATE_PER_MINUTE'),
     mail: { smtpUrl, from: mailFrom },
     metering: { freeDailyLimit: get<number>('FREE_DAILY_LIMIT'), freeMonthlyLimit: get<number>('FREE_MONTHLY_LIMIT') },

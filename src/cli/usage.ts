@@ -17,7 +17,8 @@ export const USAGE = `usage: openbell [command]
                                    exit 0 when the local service answers /v5/health (liveness); --ready: /v5/ready
                                    (it can answer live requests); --wait: ask again until 200 or the time is up
   openbell log verify --url <base> [--state <file>] [--receipt <id>]   follow a service's receipt log: rebuild
-                                   its tree from the entries, check root, tiles, consistency and a receipt
+                                   its tree from the entries, check root, tiles, consistency and a receipt;
+                                   every request timed and capped (openbell log verify for the options)
   openbell --help                  this text
 
 The keys, overrides, mail and backup commands open the service's database as the service does:

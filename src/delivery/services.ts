@@ -1,7 +1,7 @@
 // The delivery domain's long-lived parts over its stores: the stream hub (one coordinator per
 // MIC), the webhook store, the sender and the dispatcher. Built after the rest of the deps, since
 // they issue receipts through them.
-import type { DomainDeps } from '../domain-deps'
+import type { DeliveryServiceDeps } from './service-deps'
 import { StreamHub } from './stream/hub'
 import type { StreamRegistry } from './stream/registry'
 import type { WebhookStore } from './webhooks/store'
@@ -41,7 +41,7 @@ export interface DeliveryServices {
   baseline(mic: string, seen: SeenState, now: number): Promise<boolean>
 }
 
-export function deliveryServices(stores: DeliveryStores, deps: DomainDeps, options: DeliveryOptions = {}): DeliveryServices {
+export function deliveryServices(stores: DeliveryStores, deps: DeliveryServiceDeps, options: DeliveryOptions = {}): DeliveryServices {
   const { webhooks, deliveryQueue: queue, dispatcherRecords: records, overrideMark } = stores
   const transitions: TransitionStores = { webhooks, queue, overrides: stores.overrides, halts: stores.halts }
   const sender = new WebhookSender({ allowPrivate: deps.config.delivery.allowPrivateTargets })

@@ -5,10 +5,10 @@
 // the audit log refusing rows (a failed write within its hold, or shutting down), the signing
 // key offline, or no calendar loaded at all. Each of these makes every live answer a 503 (or an
 // unsigned 500); a single venue without a calendar does not: it answers UNKNOWN, signed.
-import type { DomainDeps } from '../domain-deps'
+import type { ReadinessDeps } from './deps'
 import { SUPPORTED_MICS } from '../calendar/mics'
 
-export type ReadinessDeps = Pick<DomainDeps, 'signer' | 'calendars' | 'audit' | 'node'>
+export type { ReadinessDeps }
 
 export interface ReadinessChecks {
   storage: { ok: boolean; backend: 'sqlite' | 'postgres'; status: 'ok' | 'degraded' }

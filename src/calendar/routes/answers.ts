@@ -1,7 +1,7 @@
 // What the calendar answers share at the door: one per-address rate for all of them and the
 // feeds (CALENDAR_RATE_PER_MINUTE, counted before anything is parsed, as the other anonymous
 // doors count), and a cached answer sent as JSON with its ETag and Cache-Control, or 304.
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { clientAddress, type PeerSource } from '../../http/client-address'
 import { jsonResponse } from '../../http/errors'
 import { rateLimitHeaders } from '../../http/rate-limit'
@@ -15,7 +15,7 @@ import type { CachedAnswer } from '../answer-cache'
 export const REFUSAL_PAUSE_MS = 250
 
 /** Counts the request against its address: null to go on, or the 429 RATE_LIMITED answer (after REFUSAL_PAUSE_MS). */
-export async function limitCalendarCaller(deps: Pick<AppDeps, 'calendarLimiter' | 'config' | 'clock'>, request: Request, server: PeerSource | null): Promise<Response | null> {
+export async function limitCalendarCaller(deps: Pick<CalendarDeps, 'calendarLimiter' | 'config' | 'clock'>, request: Request, server: PeerSource | null): Promise<Response | null> {
   const decision = deps.calendarLimiter.hit(clientAddress(request, deps.config.clientIpHeader, server), deps.clock.now())
   if (decision.allowed) return null
   const message = `calendar answers are limited to ${decision.limit} requests a minute per address; retry in ${decision.retryAfterSeconds} s (answers carry an ETag: ask again with If-None-Match)`

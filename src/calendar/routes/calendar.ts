@@ -1,6 +1,6 @@
 // GET /v5/calendar: a venue's days over a date range (unsigned; calendar only).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import { calendarAnswer, parseCalendarQuery } from '../calendar-answer'
 import { answerCacheControl } from '../answer-cache'
@@ -28,7 +28,7 @@ export const CALENDAR_QUERY = t.Object({
   to: t.Optional(t.String({ description: `last local date YYYY-MM-DD (inclusive), default from + ${DEFAULT_RANGE_DAYS} days; at most ${MAX_RANGE_DAYS} days per call` })),
 })
 
-export function calendarRoutes(deps: AppDeps) {
+export function calendarRoutes(deps: CalendarDeps) {
   return new Elysia({ name: 'calendar-days' }).get(
     '/v5/calendar',
     async ({ query, request, server }) => {

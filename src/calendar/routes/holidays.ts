@@ -1,7 +1,7 @@
 // GET /v5/holidays and /v5/holidays/upcoming: closures, early closes, late opens, special
 // sessions and provisional dates across venues (unsigned; calendar only).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, parseDateRange, parseUpcomingDays, parseYear, todayDay } from '../date-range'
@@ -28,7 +28,7 @@ const RATE_LIMITED = 'RATE_LIMITED: over CALENDAR_RATE_PER_MINUTE requests a min
 const MIC_FILTER = t.Optional(t.String({ description: 'one MIC; default every venue' }))
 const micFilter = (raw: string | undefined) => (raw === undefined || raw === '' ? undefined : parseMic(raw))
 
-export function holidayRoutes(deps: AppDeps) {
+export function holidayRoutes(deps: CalendarDeps) {
   return new Elysia({ name: 'calendar-holidays' })
     .get(
       '/v5/holidays',
@@ -55,7 +55,7 @@ export function holidayRoutes(deps: AppDeps) {
         detail: {
           tags: ['calendars'],
           summary: 'Closures, early closes, late opens, special sessions and provisional dates (unsigned)',
-          description: 'For a year or a date range, across venues or for one. Each venue says whether its calendar covers the whole range (`complete`): beyond coverage nothing is known.',
+          description: 'For a year or a date range, across venues or for one. The answer is `{from, to, holidays, venues}`: `holidays` lists the notable days (day records with `mic`), sorted by date then MIC; `venues` says for each venue whether its calendar covers the whole range (`complete`): beyond coverage nothing is known.',
           responses: responses({ 200: ['Notable days (ETag; Cache-Control public, max-age 300, less when the range depends on today)', holidaysBody()], 304: NOT_MODIFIED, 400: 'UNKNOWN_MIC, INVALID_YEAR, CONFLICTING_PARAMETERS, INVALID_FROM, INVALID_TO, FROM_OUT_OF_RANGE, TO_OUT_OF_RANGE, INVALID_RANGE or RANGE_TOO_LONG', 429: RATE_LIMITED }),
         },
       },
@@ -77,6 +77,7 @@ export function holidayRoutes(deps: AppDeps) {
         detail: {
           tags: ['calendars'],
           summary: 'What closes next: notable days across venues from today (unsigned)',
+          description: 'The answer is `{days, from, to, holidays, venues}`, as /v5/holidays with `days` (the window asked) first: `holidays` lists the notable days from today, sorted by date then MIC.',
           responses: responses({ 200: ['Notable days from today (ETag; Cache-Control public, at most until the end of the UTC day)', holidaysBody({ days: t.Integer({ minimum: 1 }) })], 304: NOT_MODIFIED, 400: 'INVALID_DAYS (a whole number 1..366 without leading zeros), RANGE_TOO_LONG or UNKNOWN_MIC', 429: RATE_LIMITED }),
         },
       },

@@ -1,7 +1,7 @@
 // GET /v5/ready: readiness for load balancers and orchestrators (200 ready, 503 not ready), apart
 // from /v5/health, which stays the signed liveness receipt it always was (docs/operations.md).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { ReadinessDeps } from '../readiness'
 import { jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { readiness } from '../readiness'
@@ -17,7 +17,7 @@ const ChecksSchema = t.Object({
 /** Probes ask often, and a cached "ready" would hide the moment a node stops being ready. */
 const HEADERS = { 'cache-control': 'no-store' }
 
-export function readyRoutes(deps: AppDeps) {
+export function readyRoutes(deps: ReadinessDeps) {
   return new Elysia({ name: 'discovery-ready' }).get(
     '/v5/ready',
     () => {

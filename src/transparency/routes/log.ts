@@ -3,7 +3,7 @@
 // bundles never change (cached for a year, immutable); a partial one is a fixed prefix too but
 // short-lived (the spec lets logs drop them), so it is cached for minutes, never immutable.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { TransparencyDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { acceptsGzip } from '../../http/accept-encoding'
@@ -26,7 +26,7 @@ export async function orUnavailable<T>(read: () => Promise<T>): Promise<T> {
 
 const notFound = (what: string) => new ApiError(404, 'TILE_NOT_FOUND', `${what} is not in the log's latest checkpoint`)
 
-export function logRoutes(deps: AppDeps) {
+export function logRoutes(deps: TransparencyDeps) {
   const { reader } = deps.transparency
   const published = async () => {
     const state = await orUnavailable(() => reader.latest())
