@@ -24,6 +24,7 @@ import { overrideRoutes } from './market/routes/overrides'
 import { witnessRefusalShape, witnessRoutes } from './witness/routes'
 import { tlogWitnessRoutes } from './witness/tlog/routes'
 import { witnessAdminRoutes } from './witness/tlog/admin-routes'
+import { signSubtreeRoutes } from './witness/tlog/sign-subtree-routes'
 import { transparencyRoutes } from './transparency/routes'
 import { hardeningPlugin } from './http/hardening'
 import { docsRoutes } from './discovery/routes/docs'
@@ -94,7 +95,7 @@ export function buildApp(deps: AppDeps) {
     .use(witnessRoutes(deps))
     .use(auditRoutes(deps))
     // The transparency log and the C2SP witness as one plugin, so the route-type chain stays shallow enough to check.
-    .use(new Elysia({ name: 'transparency-and-tlog-witness' }).use(transparencyRoutes(deps)).use(tlogWitnessRoutes(deps)).use(witnessAdminRoutes(deps)))
+    .use(new Elysia({ name: 'transparency-and-tlog-witness' }).use(transparencyRoutes(deps)).use(tlogWitnessRoutes(deps)).use(signSubtreeRoutes(deps)).use(witnessAdminRoutes(deps)))
     .use(docsRoutes())
     .use(indexRoutes(deps))
     .use(boardRoutes(deps))

@@ -98,6 +98,7 @@ export const CONFIG_VARIABLES = {
   WITNESS_NAME: { kind: 'string', doc: 'key name of the witness\'s cosignatures (C2SP tlog-witness); default `<PUBLIC_BASE_URL without scheme>/witness`', schema: Type.String({ pattern: '^[^\\s+]{1,200}$' }) },
   WITNESS_LOGS_FILE: { kind: 'string', doc: 'logs the C2SP witness (`POST /add-checkpoint`) cosigns, in the witness-network log-list format (`logs/v0`, then `vkey`, optional `origin`, `qpd`, `contact` per log); read at start; logs added with `POST /v5/admin/witness/logs` come on top. Unset = only those and this service\'s own log', schema: Type.String({ minLength: 1 }) },
   LOG_WITNESS_POLICY_FILE: { kind: 'string', doc: 'other witnesses asked to cosign each checkpoint of this log: a C2SP tlog-policy file whose `witness <name> <vkey> <url>` lines name each witness\'s key and add-checkpoint URL prefix; their cosignatures are added to `/log/checkpoint`. Unset = only this service\'s own witness', schema: Type.String({ minLength: 1 }) },
+  LOG_POLICY_QUORUM: { kind: 'string', default: 'self', doc: 'the quorum of the tlog-policy published at `/log/policy`: `self` (this service\'s own witness must have cosigned), `none`, `any` or `all` of the witnesses (the own one and those of LOG_WITNESS_POLICY_FILE), or a number k of them', schema: Type.String({ pattern: '^(self|none|any|all|[1-9][0-9]{0,2})$' }) },
   LOG_CHECKPOINT_INTERVAL_MS: { kind: 'integer', default: '1000', doc: 'how often the log integrates new receipts into tiles and signs a checkpoint while receipts flow (milliseconds)', schema: Type.Integer({ minimum: 100, maximum: 4000 }) },
   LOG_WITNESS_TIMEOUT_MS: { kind: 'integer', default: '2000', doc: 'how long a checkpoint waits for each witness of LOG_WITNESS_POLICY_FILE before it is published without that witness\'s cosignature', schema: Type.Integer({ minimum: 100, maximum: 30000 }) },
   DURABILITY: { kind: 'string', default: 'process', doc: '`process`: a committed write survives a crash of the process (SQLite synchronous=NORMAL); `power`: it also survives a power loss or kernel crash (synchronous=FULL, an fsync per commit; its cost is in docs/performance.md). SQLite only: PostgreSQL commits are as durable as its server makes them', schema: Type.Union([Type.Literal('process'), Type.Literal('power')]) },
@@ -154,7 +155,7 @@ export interface Config {
   x402: { payTo: string | null; network: string; asset: string; assetName: string; assetVersion: string; statusPrice: string; batchPrice: string; chainRpcUrl: string | null; facilitatorUrl: string | null; maxTxAgeSeconds: number }
   paddle: { webhookSecrets: string[]; apiKey: string | null; apiUrl: string; prices: Partial<Record<PaddleProduct, string>> }
   witness: { anonymousDailyCap: number; maxRows: number; maxBytes: number; plan90dUsd: string; plan1yUsd: string; checkoutUrl: string; pricingUrl: string }
-  transparency: { origin: string; witnessName: string; witnessLogsFile: string | null; witnessPolicyFile: string | null; checkpointIntervalMs: number; witnessTimeoutMs: number }
+  transparency: { origin: string; witnessName: string; witnessLogsFile: string | null; witnessPolicyFile: string | null; policyQuorum: string; checkpointIntervalMs: number; witnessTimeoutMs: number }
 }
 
 type Env = Record<string, string | undefined>
@@ -303,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
       witnessName: get<string | undefined>('WITNESS_NAME') ?? `${schemeless(publicBaseUrl)}/witness`,
       witnessLogsFile: fileOrNull(get<string | undefined>('WITNESS_LOGS_FILE')),
       witnessPolicyFile: fileOrNull(get<string | undefined>('LOG_WITNESS_POLICY_FILE')),
+      policyQuorum: get<string>('LOG_POLICY_QUORUM'),
       checkpointIntervalMs: get<number>('LOG_CHECKPOINT_INTERVAL_MS'),
       witnessTimeoutMs: get<number>('LOG_WITNESS_TIMEOUT_MS'),
     },

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path'
 import { DEFAULT_FETCH_LIMITS, Refused, type FetchLimits } from '../transparency/bounded-fetch'
 import { Mismatch, verifyLog, type MonitorState } from '../transparency/monitor'
 import { printable, printableLines } from '../transparency/printable'
+import { LOG_PROOF_USAGE, runLogProofCommand } from './log-proof'
 
 export const LOG_USAGE = `usage: openbell log verify --url <base URL> [--state <file>] [--receipt <receipt id>] [--vkey <log vkey>] [--witness <witness vkey>]…
                           [--connect-timeout <s>] [--idle-timeout <s>] [--timeout <s>]
@@ -40,9 +41,11 @@ export async function runLogCommand(args: string[], print: (line: string) => voi
   const err = (line: string) => complain(printableLines(line))
   const [sub, ...rest] = args
   if (sub !== 'verify') {
-    err(LOG_USAGE)
+    err(`${LOG_USAGE}\n\n${LOG_PROOF_USAGE}`)
     return 2
   }
+  // Offline: a tlog-proof under a policy (src/cli/log-proof.ts).
+  if (rest.includes('--proof')) return runLogProofCommand(rest, out, err)
   const options: { url?: string; state?: string; receipt?: string; vkey?: string; witnesses: string[]; limits: FetchLimits } = { witnesses: [], limits: { ...DEFAULT_FETCH_LIMITS } }
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i], rest[i + 1]]

@@ -19,6 +19,8 @@ export const USAGE = `usage: openbell [command]
   openbell log verify --url <base> [--state <file>] [--receipt <id>]   follow a service's receipt log: rebuild
                                    its tree from the entries, check root, tiles, consistency and a receipt;
                                    every request timed and capped (openbell log verify for the options)
+  openbell log verify --proof <file> --policy <file> [--receipt <file>] [--keys <file>]   offline: check a
+                                   receipt's C2SP tlog-proof under a tlog-policy (no network)
   openbell --help                  this text
 
 The keys, overrides, mail and backup commands open the service's database as the service does:

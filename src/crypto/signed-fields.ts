@@ -1,7 +1,7 @@
 // The exact signed field list of every receipt type, and how a receipt's type is recognised
 // from the fields it carries. /v5/keys publishes these lists so that a third-party verifier can
-// rebuild the canonical bytes; the receipt builders sign exactly these, and the browser pages'
-// verifier (board/client) reads the same module. No runtime imports: it is bundled for browsers.
+// rebuild the canonical bytes; the receipt builders sign exactly these. The verifier package
+// (packages/verify, which the browser pages use) has its own copy, checked against these by its tests.
 
 export const RECEIPT_TTL_SECONDS = 60
 export const RECEIPT_SCHEMA_VERSION = 'v5.0'

@@ -34,7 +34,7 @@ export const CORS_ROUTES: readonly CorsRoute[] = [
   ...route('open', 'the event stream (EventSource; the key in the query)', '/v5/stream'),
   ...route('open', 'keyed reads and webhook management: the page brings the key', '/v5/account', '/v5/usage', '/v5/credits/balance', '/v5/archive', '/v5/receipts', '/v5/webhooks', '/v5/webhooks/*'),
   ...route('open', 'audit digests, chain and proofs', '/v5/audit/digest', '/v5/audit/chain', '/v5/audit/proof'),
-  ...route('open', 'the transparency log (C2SP tlog-tiles: checkpoint, tiles, proofs) and the checkpoints the witness cosigned: public reads for monitors', '/log/checkpoint', '/log/tile/*', '/log/proof/consistency', '/log/proof/inclusion', '/witness/*'),
+  ...route('open', 'the transparency log (C2SP tlog-tiles: checkpoint, tiles, proofs) and the checkpoints the witness cosigned: public reads for monitors', '/log/checkpoint', '/log/tile/*', '/log/proof/consistency', '/log/proof/inclusion', '/log/proof/receipt/*', '/log/policy', '/witness/*'),
   ...route('open', 'documents and figures', '/openapi.json', '/robots.txt', '/llms.txt', '/llms-full.txt', '/SKILL.md', '/.well-known/agent.json', '/.well-known/security.txt', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/mcp/server.json', '/v5/metrics', '/v5/metrics/public', '/v5/traction', '/v5/compliance', '/v5/briefing', '/v5/pre-trade-stack', '/v5/stack', '/v5/implementations', '/v5/showcase', '/x402'),
   ...route('listed', 'issues a key, limited per client address', '/v5/keys/instant', '/v5/keys/request', '/v5/sandbox'),
   ...route('listed', 'issues a bearer token', '/oauth/token'),
@@ -42,7 +42,7 @@ export const CORS_ROUTES: readonly CorsRoute[] = [
   ...route('listed', 'starts a purchase or mints a paid key', '/v5/checkout', '/v5/x402/mint', '/v5/credits/purchase'),
   ...route('none', 'operator routes (ADMIN_KEY)', '/v5/admin/*', '/v5/funnel'),
   ...route('none', "the billing provider's webhook", '/webhooks/paddle'),
-  ...route('none', 'C2SP tlog-witness add-checkpoint: called by logs, not by pages', '/add-checkpoint'),
+  ...route('none', 'C2SP tlog-witness add-checkpoint and sign-subtree: called by logs, not by pages', '/add-checkpoint', '/sign-subtree'),
   ...route('none', 'answers unsupported_response_type to everything', '/oauth/authorize'),
   ...route('none', 'HTML pages and their assets (opened, not fetched)', '/docs', '/docs/*', '/pricing', '/venue/*', '/verify', '/witness', '/assets/*', '/favicon.svg', '/favicon.ico'),
 ]

@@ -94,6 +94,7 @@ const Verification = Type.Object(
     mic: Nullable(Type.String()),
     status: Nullable(Type.String()),
     expires_at: Nullable(Type.String()),
+    proof: Type.Optional(Type.Object({ valid: Type.Boolean(), reason: Nullable(Type.String()), message: Type.String() }, { ...open, description: "with a proof argument: the tlog-proof's verdict under /log/policy" })),
   },
   { ...open, description: 'the /v5/verify result' },
 )

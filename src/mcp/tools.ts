@@ -12,6 +12,7 @@ import { scheduleView } from '../calendar/schedule'
 import { marketCalendar } from '../calendar/calendar-answer'
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../calendar/date-range'
 import { verificationKeys, verifyReceipt } from '../crypto/verify-receipt'
+import { MAX_PROOF_BYTES, proofReport } from '../transparency/verify-proof'
 import { paymentOptions } from './payment-options'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import { OUTPUT_SCHEMAS } from './output-schemas'
@@ -119,13 +120,17 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: 'verify_receipt',
     title: 'Verify a receipt',
-    description: 'Checks the Ed25519 signature and expiry of a receipt this service issued (market status, health or safe-to-trade). Pass the complete receipt object (or its JSON text).',
+    description: 'Checks the Ed25519 signature and expiry of a receipt this service issued (market status, health or safe-to-trade). Pass the complete receipt object (or its JSON text); with its tlog-proof (GET /log/proof/receipt/{id}), also checks that it was logged and witnessed, under /log/policy, and reports that verdict as `proof`.',
     annotations: READ_ONLY,
     inputSchema: Type.Object(
-      { receipt: Type.Union([Type.Object({}, { additionalProperties: true }), Type.String({ maxLength: 16_384 })], { description: 'the complete signed receipt' }) },
+      {
+        receipt: Type.Union([Type.Object({}, { additionalProperties: true }), Type.String({ maxLength: 16_384 })], { description: 'the complete signed receipt' }),
+        proof: Type.Optional(Type.String({ maxLength: MAX_PROOF_BYTES, description: "the receipt's C2SP tlog-proof text" })),
+      },
       { additionalProperties: false },
     ),
     async run(deps, args) {
+      const verdict = (receipt: unknown) => ({ ...verifyReceipt(verificationKeys(deps.signer), receipt, deps.clock.now()), ...(args.proof === undefined ? {} : { proof: proofReport(deps.transparency.policy, args.receipt, args.proof as string) }) })
       let receipt = args.receipt
       if (typeof receipt === 'string') {
         try {
@@ -134,7 +139,7 @@ export const TOOLS: readonly ToolDefinition[] = [
           throw new ApiError(400, 'BAD_REQUEST', 'receipt text is not JSON')
         }
       }
-      return { ...verifyReceipt(verificationKeys(deps.signer), receipt, deps.clock.now()) }
+      return verdict(receipt)
     },
   },
   {

@@ -1,5 +1,5 @@
-// The verify page's verifier (board/client/verify-core.ts, run here on Bun's WebCrypto without a
-// browser; Chromium runs the same code) and the service's POST /v5/verify must agree: what one
+// The verify page's verifier (board/client/verify-core.ts over the verifier package, run here in
+// Bun without a browser; Chromium runs the same code) and the service's POST /v5/verify must agree: what one
 // calls valid the other calls valid, for real receipts of every type and for each way of spoiling
 // one (a changed member, a non-canonical or malformed signature, a missing member, a foreign key
 // id, an expired receipt). Otherwise the page would vouch for what the service refuses, or the

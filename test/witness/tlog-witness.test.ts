@@ -3,6 +3,7 @@
 // list format (witness-network vectors), add-checkpoint's answers (200 cosignature, 409 with the
 // size as text/x.tlog.size, 403, 404, 422, 400), a forked checkpoint refused, the admin API and
 // the monitoring GET.
+import { checkSignature, parseNote as verifierNote, parseVkey as verifierVkey } from '@openbell/verify'
 import { describe, expect, test } from 'bun:test'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -59,9 +60,12 @@ describe('POST /add-checkpoint', () => {
     const first = await harness.request('/add-checkpoint', add(request(0, [], vectors.checkpoint_5)))
     expect(first.status).toBe(200)
     expect(first.headers.get('content-type')).toBe('text/plain; charset=utf-8')
-    const line = await first.text()
-    expect(line).toMatch(/^\u2014 oracle\.test\/witness [A-Za-z0-9+/=]+\n$/)
-    expect(verifyCosignature(parseNote(vectors.checkpoint_5 + line)!, witnessKey)).toBe(Math.floor(harness.clock.now() / 1000))
+    const lines = await first.text()
+    // Two cosignature lines: Ed25519 (cosignature/v1), then ML-DSA-44 (subtree/v1), same time.
+    expect(lines).toMatch(/^\u2014 oracle\.test\/witness [A-Za-z0-9+/=]+\n\u2014 oracle\.test\/witness [A-Za-z0-9+/=]+\n$/)
+    expect(verifyCosignature(parseNote(vectors.checkpoint_5 + lines)!, witnessKey)).toBe(Math.floor(harness.clock.now() / 1000))
+    const mlDsaKey = verifierVkey((await harness.json('/v5/keys')).body.witness_ml_dsa_key.vkey)!
+    expect(checkSignature(verifierNote(vectors.checkpoint_5 + lines)!, mlDsaKey)).toEqual({ verdict: 'valid', timestamp: Math.floor(harness.clock.now() / 1000) })
     // Old size 0 again: 409 with the size this witness holds.
     const stale = await harness.request('/add-checkpoint', add(request(0, [], vectors.checkpoint_8)))
     expect(stale.status).toBe(409)
@@ -79,7 +83,7 @@ describe('POST /add-checkpoint', () => {
     const monitored = await harness.request(`/witness/${origin}/checkpoint`)
     const note = parseNote(await monitored.text())!
     expect(note.text).toBe(parseNote(vectors.checkpoint_8)!.text)
-    expect(note.signatures.map((s) => s.name)).toEqual(['monkeys', 'oracle.test/witness'])
+    expect(note.signatures.map((s) => s.name)).toEqual(['monkeys', 'oracle.test/witness', 'oracle.test/witness'])
     expect((await harness.request(`/witness/${'0'.repeat(64)}/checkpoint`)).status).toBe(404)
     // The admin API lists the file's log beside this service's own, with the size it holds now.
     const listed = await harness.json('/v5/admin/witness/logs', { headers: { 'x-oracle-key': TEST_ADMIN_KEY } })

@@ -5,7 +5,7 @@
 // the same old size one advances, the other is told the new size (409).
 import { parseCheckpoint } from '../../transparency/checkpoint'
 import { checkNoteSignature, parseNote, strictBase64, type Vkey } from '../../transparency/note'
-import type { Cosigner } from '../../transparency/cosignature'
+import type { WitnessCosigners } from '../../transparency/keys'
 import { verifyConsistency } from '../../transparency/proofs'
 import { EMPTY_ROOT } from '../../transparency/hashing'
 import type { Step, Transactor } from '../../store/transaction'
@@ -54,7 +54,8 @@ export function parseAddCheckpoint(body: string): AddCheckpointRequest | null {
 export interface AddCheckpointDeps {
   store: TlogWitnessStore
   transactor: Transactor
-  cosigner: Cosigner
+  /** The witness's keys: each cosigns (Ed25519 cosignature/v1, then ML-DSA-44). */
+  cosigner: WitnessCosigners
   /** The trusted keys of a log origin (empty: the origin is unknown). */
   keysOf: (origin: string) => Promise<Vkey[]>
 }
