@@ -6,6 +6,7 @@ import { classOfKey } from './catalogue/plans'
 import { corsPlugin } from './http/cors'
 import { keyRoutes } from './discovery/routes/keys'
 import { healthRoutes } from './discovery/routes/health'
+import { readyRoutes } from './discovery/routes/ready'
 import { exchangeRoutes } from './calendar/routes/exchanges'
 import { scheduleRoutes } from './calendar/routes/schedule'
 import { historicalRoutes } from './calendar/routes/historical'
@@ -76,6 +77,7 @@ export function buildApp(deps: AppDeps) {
     .use(hardeningPlugin({ routes: () => routes(), shape: witnessRefusalShape(deps) }))
     .use(keyRoutes(deps))
     .use(healthRoutes(deps))
+    .use(readyRoutes(deps))
     .use(exchangeRoutes(deps))
     .use(scheduleRoutes(deps))
     .use(historicalRoutes(deps))

@@ -82,6 +82,7 @@ export const CONFIG_VARIABLES = {
   MCP_KEY_RATE_PER_MINUTE: { kind: 'integer', default: '600', doc: 'JSON-RPC messages per minute per key on the tool endpoint with a bearer token (every tool; a batch counts each element); past it 429 with Retry-After', schema: Type.Integer({ minimum: 1 }) },
   MCP_ALLOWED_HOSTS: { kind: 'string', doc: 'comma-separated further host names the tool endpoint answers besides the host of PUBLIC_BASE_URL, ISSUER, a specific HOST and loopback (DNS-rebinding guard, docs/mcp.md); `*` = any Host (only behind a proxy that checks Host itself)', schema: Type.String({ pattern: '^(\\*|[A-Za-z0-9.:\\[\\]-]+(,\\s*[A-Za-z0-9.:\\[\\]-]+)*)$' }) },
   MCP_ANON_RATE_PER_MINUTE: { kind: 'integer', default: '120', doc: 'JSON-RPC messages per minute per client address on the tool endpoint without a bearer token (each HTTP request counts, a batch counts each element); past it 429 with Retry-After', schema: Type.Integer({ minimum: 1 }) },
+  CALENDAR_RATE_PER_MINUTE: { kind: 'integer', default: '120', doc: 'requests per minute per client address, together, on /v5/calendar, /v5/calendar/<MIC>.ics, /v5/holidays and /v5/holidays/upcoming (a 304 counts too); past it 429 RATE_LIMITED with Retry-After', schema: Type.Integer({ minimum: 1 }) },
   SECURITY_CONTACT: { kind: 'string', doc: 'RFC 9116 contact for /.well-known/security.txt (`mailto:` or `https:` URI); unset = that file answers 404 and the start logs a warning', schema: Type.String({ pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://\\S+)$' }) },
   SHOWCASE_FILE: { kind: 'string', doc: 'JSON file of /v5/showcase entries (an array of objects), editable by the operator; default `showcase.json` in DATA_DIR (missing = empty)', schema: Type.String({ minLength: 1 }) },
   BUILD_INFO_FILE: { kind: 'string', doc: 'JSON with the test counts of the test run that preceded the build, written by `.ci/run` beside the binary after building it (`tests_passing` of /v5/metrics/public; `bun run build` alone deletes any earlier file and writes none); default `build-info.json` beside the binary (from source: the project root); missing = null', schema: Type.String({ minLength: 1 }) },
@@ -144,6 +145,8 @@ export interface Config {
   delivery: { streamIntervalSeconds: number; dispatchIntervalSeconds: number; allowPrivateTargets: boolean }
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
   mcp: { anonymousDailyLimit: number; anonymousRatePerMinute: number; keyRatePerMinute: number; allowedHosts: string[] }
+  /** CALENDAR_RATE_PER_MINUTE: the per-address rate of the calendar answers. */
+  calendarRatePerMinute: number
   mail: { smtpUrl: string | null; from: string | null }
   metering: { freeDailyLimit: number; freeMonthlyLimit: number }
   securityContact: string | null
@@ -281,6 +284,7 @@ export function loadConfig(env: Env = process.env): Config {
       keyRatePerMinute: get<number>('MCP_KEY_RATE_PER_MINUTE'),
       allowedHosts: (get<string | undefined>('MCP_ALLOWED_HOSTS') ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
     },
+    calendarRatePerMinute: get<number>('CALENDAR_RATE_PER_MINUTE'),
     mail: { smtpUrl, from: mailFrom },
     metering: { freeDailyLimit: get<number>('FREE_DAILY_LIMIT'), freeMonthlyLimit: get<number>('FREE_MONTHLY_LIMIT') },
     securityContact: get<string | undefined>('SECURITY_CONTACT') ?? null,

@@ -8,7 +8,7 @@ import { loadSigner } from './crypto/key-file'
 import { buildApp } from './app'
 import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
-import { runHealthcheck } from './cli/healthcheck'
+import { parseHealthcheckArgs, runHealthcheck } from './cli/healthcheck'
 import { openBackend, openSqlite, type OpenedBackend } from './wiring/open'
 import { existsSync, readFileSync } from 'node:fs'
 import { DatabaseUnavailable } from './store/postgres'
@@ -224,8 +224,13 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'log') process.exit(await runLogCommand(rest, (line) => console.log(line), (line) => console.error(line)))
   if (command === 'healthcheck') {
+    const options = parseHealthcheckArgs(rest)
+    if (typeof options === 'string') {
+      console.error(options)
+      process.exit(2)
+    }
     const config = configOrExit()
-    process.exit(await runHealthcheck(config.host, config.port))
+    process.exit(await runHealthcheck(config.host, config.port, undefined, options))
   }
   console.error(USAGE)
   process.exit(2)

@@ -12,6 +12,8 @@ import type { TransparencyLog } from '../transparency/services'
 import type { McpUsage } from '../mcp/usage'
 import type { PaymentStore } from '../payments/store'
 import type { InstallationStore } from './installation'
+import type { NodeInfo } from '../store/node'
+import type { CalendarRegistry } from '../calendar/registry'
 
 /** The discovery surfaces (routes/): keys, health, the index (the board page for a browser), documents, descriptions, figures. */
 export interface DiscoveryDeps extends MarketDeps {
@@ -37,3 +39,11 @@ export type ComplianceDeps = Pick<DiscoveryDeps, 'config' | 'clock' | 'signer' |
 
 /** The figures (metrics.ts): coverage, tool-endpoint usage, payments, uptime, the halt monitor. */
 export type MetricsDeps = Pick<DiscoveryDeps, 'config' | 'clock' | 'log' | 'signer' | 'calendars' | 'halts' | 'installation' | 'mcpUsage' | 'payments'>
+
+/** Readiness (readiness.ts, GET /v5/ready): the signer, the calendars, the audit log and this node's storage probe. */
+export interface ReadinessDeps {
+  signer: Signer
+  calendars: CalendarRegistry
+  audit: AuditLog
+  node: NodeInfo
+}

@@ -29,7 +29,7 @@ export const CORS_ROUTES: readonly CorsRoute[] = [
   ...route('open', 'public receipts and checking them', '/v5/demo', '/v5/verify', '/v5/conformance-vectors', '/v5/card/*', '/v1/safe-to-trade/sample'),
   ...route('open', 'calendars', '/v5/exchanges', '/mics.json', '/v5/schedule', '/v5/historical', '/v5/dst-risk', '/v5/calendar', '/v5/calendar/*', '/v5/holidays', '/v5/holidays/upcoming'),
   ...route('open', 'the status board', '/v5/board'),
-  ...route('open', 'liveness and the index', '/', '/v5/health'),
+  ...route('open', 'liveness, readiness and the index', '/', '/v5/health', '/v5/ready'),
   ...route('open', 'signed receipts: the page brings the key or the x402 payment', '/v5/status', '/v5/status/realtime', '/v5/batch', '/v1/safe-to-trade'),
   ...route('open', 'the event stream (EventSource; the key in the query)', '/v5/stream'),
   ...route('open', 'keyed reads and webhook management: the page brings the key', '/v5/account', '/v5/usage', '/v5/credits/balance', '/v5/archive', '/v5/receipts', '/v5/webhooks', '/v5/webhooks/*'),

@@ -9,6 +9,7 @@ import { SAMPLE_DOOR_PER_MINUTE } from '../market/safe-to-trade'
 import { AuditLog } from '../audit/log'
 import { auditTrail } from '../audit/trail'
 import { RateLimiter } from '../http/rate-limit'
+import { AnswerCache } from '../calendar/answer-cache'
 import { witnessLimiters } from '../witness/limits'
 import { McpUsage } from '../mcp/usage'
 import { AnonymousAllowance } from '../mcp/allowance'
@@ -61,6 +62,8 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     }),
     sampleDoorLimiter: new RateLimiter(SAMPLE_DOOR_PER_MINUTE),
     checkoutLimiter: new RateLimiter(CHECKOUT_PER_MINUTE),
+    calendarLimiter: new RateLimiter(config.calendarRatePerMinute),
+    calendarAnswers: new AnswerCache(),
     witness: { store: stores.witness, limiters: witnessLimiters() },
     ...transparencyServices({ config, clock, log, signer: parts.signer, transactor: stores.transactor, audit: stores.audit, tiles: stores.tiles, tlogWitness: stores.tlogWitness }),
     healthExtras: [() => storageHealth(node)],
