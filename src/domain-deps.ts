@@ -30,6 +30,7 @@ import type { NodeInfo } from './store/node'
 import type { Step, Transactor } from './store/transaction'
 import type { TransparencyLog } from './transparency/services'
 import type { TlogWitness } from './witness/tlog/services'
+import type { CalendarUpdates } from './calendar/updates/services'
 
 export interface DomainDeps {
   /** Runs a unit of work over several stores as one transaction, on either backend (store/transaction.ts). */
@@ -40,6 +41,8 @@ export interface DomainDeps {
   signer: Signer
   accounts: AccountStore
   calendars: CalendarRegistry
+  /** Calendar manifests this instance publishes, the upstream it follows, the durable list of calendar changes. */
+  calendarUpdates: CalendarUpdates
   overrides: OverrideService
   halts: HaltMonitor
   /** The durable receipt log (group commit); surfaces log through market/issue.ts. */

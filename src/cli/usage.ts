@@ -13,6 +13,9 @@ export const USAGE = `usage: openbell [command]
   openbell calendars check [dir]   validate schedule files offline
   openbell calendars basis [dir]   print the basis-by-year table of docs/calendars.md
   openbell calendars phases [dir]  print the trading-phase table of docs/calendars.md
+  openbell calendars publish --out DIR   write the signed calendar manifest and files for static hosting
+  openbell calendars follow --accept-upstream MIC…   let the upstream replace locally edited files
+  openbell calendars status        the calendar source this instance follows: last check, serial, overrides, refusals
   openbell healthcheck             exit 0 when the local service answers /v5/health
   openbell log verify --url <base> [--state <file>] [--receipt <id>]   follow a service's receipt log: rebuild
                                    its tree from the entries, check root, tiles, consistency and a receipt

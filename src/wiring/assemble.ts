@@ -24,6 +24,7 @@ import { CHECKOUT_PER_MINUTE } from '../payments/routes/checkout'
 import { Leadership } from '../store/leadership'
 import { leaseHolder, storageHealth, type NodeInfo } from '../store/node'
 import { transparencyServices } from './transparency'
+import { calendarUpdateServices } from '../calendar/updates/services'
 
 export interface AssembleOptions {
   /** A lease holder known to be dead, whose jobs are taken at once (SQLite: localHolderIsDead). */
@@ -61,6 +62,7 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     ...transparencyServices({ config, clock, log, signer: parts.signer, transactor: stores.transactor, audit: stores.audit, tiles: stores.tiles, tlogWitness: stores.tlogWitness }),
     healthExtras: [() => storageHealth(node)],
     installation: stores.installation,
+    calendarUpdates: calendarUpdateServices({ ...parts, transactor: stores.transactor }, { publications: stores.calendarPublications, upstream: stores.calendarUpstream, changes: stores.calendarChanges }),
     tokens: stores.tokens,
     meter: new Meter(stores.usage, stores.meterWrites, clock, log, { daily: config.metering.freeDailyLimit, monthly: config.metering.freeMonthlyLimit }, sharing),
     mcpStore: stores.mcp,
