@@ -73,13 +73,16 @@ export function classifyDay(before: CalendarDay, after: CalendarDay): DayChangeK
   if (before.kind === 'holiday' && after.kind === 'holiday') return before.name !== after.name ? 'holiday_renamed' : 'phases_changed'
   if (after.kind === 'holiday') return 'holiday_added'
   if (before.kind === 'holiday') return 'holiday_removed'
-  for (const [kind, stem] of [['early_close', 'early_close'], ['late_open', 'late_open']] as const) {
+  // An early close moves with its last close, a late open with its first open (other hours: hours_changed below).
+  const lastClose = (day: CalendarDay) => day.sessions.at(-1)?.close_local
+  const firstOpen = (day: CalendarDay) => day.sessions[0]?.open_local
+  for (const [kind, edge] of [['early_close', lastClose], ['late_open', firstOpen]] as const) {
     if (before.kind === kind && after.kind === kind) {
-      if (JSON.stringify(before.sessions) !== JSON.stringify(after.sessions)) return `${stem}_moved`
+      if (edge(before) !== edge(after)) return `${kind}_moved`
       break
     }
-    if (after.kind === kind) return `${stem}_added`
-    if (before.kind === kind) return `${stem}_removed`
+    if (after.kind === kind) return `${kind}_added`
+    if (before.kind === kind) return `${kind}_removed`
   }
   if (before.kind === 'special' && after.kind === 'special') {
     if (JSON.stringify(before.sessions) !== JSON.stringify(after.sessions)) return 'special_session_changed'
