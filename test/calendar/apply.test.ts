@@ -61,7 +61,8 @@ describe('planApply', () => {
     const handedBack = planApply(manifest, new Map([[sha256Hex(newer), newer]]), view({ XNYS: sha256Hex(edited) }, { XNYS: '2026.1.5' }, { ...state, accept: ['XNYS'] }))
     expect(handedBack.ok && handedBack.plan.writes.map((write) => write.mic)).toEqual(['XNYS'])
     // The state after it: the hand-back done, the new hash recorded.
-    const after = stateAfter({ ...state, accept: ['XNYS', 'XLON'] }, manifest, 'k', (handedBack as { plan: never }).plan, Date.parse('2026-12-06T00:00:00Z'))
+    if (!handedBack.ok) throw new Error(handedBack.refusal.detail)
+    const after = stateAfter({ ...state, accept: ['XNYS', 'XLON'] }, manifest, 'k', handedBack.plan, Date.parse('2026-12-06T00:00:00Z'))
     expect(after).toMatchObject({ serial: 2, accept: ['XLON'], files: { XNYS: sha256Hex(newer) }, refused: null })
   })
 })

@@ -49,8 +49,30 @@ export interface LocalView {
   inForce: (mic: string) => string | null
 }
 
-/** What applying `manifest` would do here, or why it is refused; `bodies` holds the text of every file by SHA-256 that may be written. */
-export function planApply(manifest: Manifest, bodies: ReadonlyMap<string, string>, local: LocalView): { ok: true; plan: ApplyPlan } | { ok: false; refusal: Refusal } {
+/** Why a file would not load as the manifest lists it (the hot reload's validator and compiler), or null. */
+export function checkFile(mic: string, body: string, dataVersion: string): Refusal | null {
+  const validation = validateScheduleText(body, mic)
+  if (!validation.ok) {
+    const first = validation.problems[0]
+    return { reason: 'invalid_file', detail: `${mic}.json: ${first ? `${first.path || '(file)'}: ${first.reason}` : 'invalid'}${validation.problems.length > 1 ? `, and ${validation.problems.length - 1} more` : ''}` }
+  }
+  if (validation.file.data_version !== dataVersion) return { reason: 'invalid_file', detail: `${mic}.json says data_version ${validation.file.data_version}, the manifest ${dataVersion}` }
+  try {
+    compileCalendar(validation.file)
+  } catch (error) {
+    return { reason: 'invalid_file', detail: `${mic}.json cannot be compiled: ${(error as Error).message}` }
+  }
+  return null
+}
+
+export type FileCheck = (mic: string, body: string, dataVersion: string, sha256: string) => Refusal | null
+
+/**
+ * What applying `manifest` would do here, or why it is refused; `bodies` holds the text of every
+ * file by SHA-256 that may be written. `check` validates one file (a caller that checked the
+ * files already, yielding between them, passes its results).
+ */
+export function planApply(manifest: Manifest, bodies: ReadonlyMap<string, string>, local: LocalView, check: FileCheck = checkFile): { ok: true; plan: ApplyPlan } | { ok: false; refusal: Refusal } {
   const plan: ApplyPlan = { writes: [], overrides: [], unchanged: [], ignored: [] }
   for (const entry of manifest.files) {
     if (!isSupportedMic(entry.mic)) {
@@ -72,17 +94,8 @@ export function planApply(manifest: Manifest, bodies: ReadonlyMap<string, string
     if (body === undefined) return { ok: false, refusal: { reason: 'hash_mismatch', detail: `no file with the SHA-256 the manifest names for ${entry.mic} (${entry.sha256})` } }
     const bytes = Buffer.from(body, 'utf8')
     if (sha256Hex(bytes) !== entry.sha256 || bytes.length !== entry.size) return { ok: false, refusal: { reason: 'hash_mismatch', detail: `${entry.mic}.json is not the file the manifest names (SHA-256 ${entry.sha256}, ${entry.size} bytes)` } }
-    const validation = validateScheduleText(body, entry.mic)
-    if (!validation.ok) {
-      const first = validation.problems[0]
-      return { ok: false, refusal: { reason: 'invalid_file', detail: `${entry.mic}.json: ${first ? `${first.path || '(file)'}: ${first.reason}` : 'invalid'}${validation.problems.length > 1 ? `, and ${validation.problems.length - 1} more` : ''}` } }
-    }
-    if (validation.file.data_version !== entry.data_version) return { ok: false, refusal: { reason: 'invalid_file', detail: `${entry.mic}.json says data_version ${validation.file.data_version}, the manifest ${entry.data_version}` } }
-    try {
-      compileCalendar(validation.file)
-    } catch (error) {
-      return { ok: false, refusal: { reason: 'invalid_file', detail: `${entry.mic}.json cannot be compiled: ${(error as Error).message}` } }
-    }
+    const invalid = check(entry.mic, body, entry.data_version, entry.sha256)
+    if (invalid) return { ok: false, refusal: invalid }
     // A file the operator handed back (or deleted) takes upstream's whatever its version.
     const current = local.inForce(entry.mic)
     if (!accepted && disk !== null && current !== null && compareDataVersions(entry.data_version, current) < 0) {

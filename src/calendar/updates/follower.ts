@@ -16,7 +16,7 @@ import type { Transactor } from '../../store/transaction'
 import { checkNoteSignature, parseNote, type Vkey } from '../../transparency/note'
 import type { CalendarRegistry } from '../registry'
 import { isSupportedMic } from '../mics'
-import { planApply, stateAfter, writeFiles, type Refusal, type RefusalReason } from './apply'
+import { checkFile, planApply, stateAfter, writeFiles, type Refusal, type RefusalReason } from './apply'
 import { upstreamGet, utf8Text } from './fetch'
 import { diskHash, localOverrides, readLocalState, writeLocalState, type LocalState } from './local-state'
 import { MAX_FILE_BYTES, MAX_MANIFEST_BYTES, parseManifest, sha256Hex, type Manifest } from './manifest'
@@ -82,6 +82,11 @@ export class CalendarFollower {
   private readonly random: () => number
   /** Syncs run one after another (the poll's and the loop's), never two at once. */
   private syncChain: Promise<unknown> = Promise.resolve()
+  /**
+   * Files validated and compiled already, by MIC, version and hash (their outcome cannot change):
+   * the sync after a poll, and every node after the first, does not compile them again.
+   */
+  private readonly checked = new Map<string, Refusal | null>()
 
   constructor(private readonly parts: FollowerParts) {
     this.random = parts.random ?? Math.random
@@ -257,7 +262,21 @@ export class CalendarFollower {
     const wanted = manifest.files.filter((file) => isSupportedMic(file.mic) && diskHash(this.dir, file.mic) !== file.sha256 && !extra.has(file.sha256))
     const stored = await this.parts.store.files(wanted.map((file) => file.sha256))
     const bodies = new Map([...extra, ...[...stored.values()].map((file) => [file.sha256, file.body] as const)])
+    // Validating and compiling every venue of a large update takes seconds: one file per turn of
+    // the event loop, so that requests are answered in between.
+    for (const file of manifest.files) {
+      const body = bodies.get(file.sha256)
+      const key = `${file.mic} ${file.data_version} ${file.sha256}`
+      if (body === undefined || this.checked.has(key) || !isSupportedMic(file.mic) || sha256Hex(body) !== file.sha256) continue
+      this.checked.set(key, checkFile(file.mic, body, file.data_version))
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    while (this.checked.size > 2000) this.checked.delete(this.checked.keys().next().value!)
     const snapshot = this.parts.calendars.snapshot()
+    const check = (mic: string, body: string, version: string, sha: string) => {
+      const key = `${mic} ${version} ${sha}`
+      return this.checked.has(key) ? this.checked.get(key)! : checkFile(mic, body, version)
+    }
     return planApply(manifest, bodies, {
       state,
       disk: (mic) => diskHash(this.dir, mic),
@@ -265,7 +284,7 @@ export class CalendarFollower {
         const entry = snapshot.entries.get(mic)
         return entry?.state === 'loaded' ? entry.calendar.dataVersion : null
       },
-    })
+    }, check)
   }
 
   /** The local state as it counts for the configured publisher (another publisher's serial and hashes do not). */

@@ -60,6 +60,8 @@ export async function signManifest(parts: { key: NoteSigner; publications: Publi
 /** The manifest of the calendars in force, signed once per set of files (a reload that changed no file signs nothing). */
 export class ManifestPublisher {
   private cached: { setHash: string; manifest: Promise<SignedManifest> } | null = null
+  /** The snapshot the cache was checked against: the same snapshot needs no new set hash. */
+  private checkedSnapshot: CalendarSnapshot | null = null
 
   constructor(
     private readonly parts: { key: NoteSigner | null; publications: PublicationStore; transactor: Transactor; calendars: CalendarRegistry; clock: { now(): number } },
@@ -73,14 +75,20 @@ export class ManifestPublisher {
   current(): Promise<SignedManifest> | null {
     const key = this.parts.key
     if (!key) return null
-    const files = manifestFiles(this.parts.calendars.snapshot())
+    const snapshot = this.parts.calendars.snapshot()
+    if (this.cached && this.checkedSnapshot === snapshot) return this.cached.manifest
+    this.checkedSnapshot = snapshot
+    const files = manifestFiles(snapshot)
     const setHash = fileSetHash(files)
     if (this.cached?.setHash !== setHash) {
       const manifest = signManifest({ key, publications: this.parts.publications, transactor: this.parts.transactor, now: this.parts.clock.now() }, files)
       this.cached = { setHash, manifest }
       // A failed read is not kept: the next request tries again.
       manifest.catch(() => {
-        if (this.cached?.manifest === manifest) this.cached = null
+        if (this.cached?.manifest === manifest) {
+          this.cached = null
+          this.checkedSnapshot = null
+        }
       })
     }
     return this.cached.manifest
