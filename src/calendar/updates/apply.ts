@@ -6,7 +6,7 @@
 // journal naming them, then each is renamed into place, then the state, then the journal goes. A
 // restart finds a journal only after every file was written and checked, and finishes the renames
 // (recoverPendingApply, before the first load), so no restart serves half a manifest.
-import { existsSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from '../../log'
 import { compileCalendar } from '../compile'
@@ -132,7 +132,8 @@ function finish(dir: string, journal: Journal, hooks: { afterRename?: (index: nu
   })
   syncDirectory(dir)
   writeLocalState(dir, journal.state)
-  unlinkSync(join(dir, JOURNAL_FILE))
+  // Processes sharing one directory (REUSE_PORT) apply the same bytes; one may have removed it already.
+  rmSync(join(dir, JOURNAL_FILE), { force: true })
   syncDirectory(dir)
 }
 
