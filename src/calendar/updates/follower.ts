@@ -108,6 +108,8 @@ export class CalendarFollower {
       this.pollTimer = null
       if (!this.pollRunning) return
       const outcome = await (this.polling = this.poll().catch((error: Error) => {
+        // The database (not the source) failed: back off as after any error.
+        this.failures++
         this.parts.log.error('calendar upstream check failed', { error: error.message })
         return 'unreachable' as const
       }))
@@ -125,9 +127,18 @@ export class CalendarFollower {
 
   /** The sync loop (every node). */
   startSync(): () => Promise<void> {
+    let failing = false
     const run = () => {
       this.syncing ??= this.sync()
-        .catch((error: Error) => this.parts.log.error('calendar upstream sync failed', { error: error.message }))
+        .then(() => {
+          if (failing) this.parts.log.info('calendar upstream sync works again')
+          failing = false
+        })
+        .catch((error: Error) => {
+          // Once per outage, not every few seconds while the database is away.
+          if (!failing) this.parts.log.error('calendar upstream sync failed; the calendars in force are kept', { error: error.message })
+          failing = true
+        })
         .finally(() => {
           this.syncing = null
         })
@@ -153,7 +164,7 @@ export class CalendarFollower {
   health(): UpstreamHealth {
     const shared = this.shared
     const now = this.parts.clock.now()
-    const sharedRefusal = shared?.last_refusal ? (JSON.parse(shared.last_refusal) as RefusalRecord) : null
+    const sharedRefusal = parseRefusal(shared?.last_refusal ?? null)
     const localRefusal = this.localState.publisher === this.publisher && this.localState.refused ? { ...this.localState.refused, reason: this.localState.refused.reason as RefusalReason } : null
     const lastRefusal = [sharedRefusal, localRefusal].filter((refusal): refusal is RefusalRecord => refusal !== null).sort((a, b) => (a.at < b.at ? 1 : -1))[0] ?? null
     const applied = this.localState.publisher === this.publisher
@@ -340,5 +351,14 @@ export class CalendarFollower {
     this.overrides = localOverrides(this.dir, next)
     log.info('calendar update applied', { serial: manifest.serial, written: plan.writes.map((write) => write.mic), local_overrides: plan.overrides, ignored: plan.ignored })
     return 'applied'
+  }
+}
+
+function parseRefusal(text: string | null): RefusalRecord | null {
+  if (!text) return null
+  try {
+    return JSON.parse(text) as RefusalRecord
+  } catch {
+    return null
   }
 }
