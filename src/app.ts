@@ -1,7 +1,6 @@
 // Composes the HTTP app from its parts. No environment, files, timers or listening here:
 // main.ts does those, and tests call buildApp with fakes.
 import { Elysia } from 'elysia'
-import type { AppDeps } from './deps'
 import { httpPlugin } from './http/plugin'
 import { classOfKey } from './catalogue/plans'
 import { corsPlugin } from './http/cors'
@@ -39,8 +38,33 @@ import { deliveryRoutes } from './delivery/routes'
 import { documentRoutes } from './discovery/routes/documents'
 import { descriptionRoutes } from './discovery/routes/descriptions'
 import { API_VERSION } from './version'
+import type { Transactor } from './store/transaction'
+import type { CalendarDeps, CalendarJobDeps } from './calendar/deps'
+import type { AccountJobDeps, AccountsDeps } from './accounts/deps'
+import type { PaymentsDeps } from './payments/deps'
+import type { AuditDeps } from './audit/deps'
+import type { MarketRouteDeps } from './market/deps'
+import type { TransparencyDeps } from './transparency/deps'
+import type { TlogWitnessDeps, WitnessDeps } from './witness/deps'
+import type { McpDeps } from './mcp/deps'
+import type { McpStore } from './mcp/store'
+import type { DeliveryDeps } from './delivery/deps'
+import type { DeliveryServiceDeps } from './delivery/service-deps'
+import type { DiscoveryDeps } from './discovery/deps'
+import type { BoardDeps } from './board/deps'
 
 export { API_VERSION }
+
+/**
+ * What the app is built from: every domain's dependencies at once (each domain names the few it
+ * takes in its deps.ts). The wiring makes one over a backend (src/wiring/); no domain imports it.
+ */
+export interface AppDeps extends CalendarDeps, CalendarJobDeps, AccountsDeps, AccountJobDeps, PaymentsDeps, AuditDeps, MarketRouteDeps, TransparencyDeps, WitnessDeps, TlogWitnessDeps, McpDeps, DeliveryDeps, DeliveryServiceDeps, DiscoveryDeps, BoardDeps {
+  /** Runs a unit of work over several stores as one transaction, on either backend (store/transaction.ts). */
+  transactor: Transactor
+  /** The tool endpoint's store, under its usage counts and anonymous allowance (tests build over it). */
+  mcpStore: McpStore
+}
 
 export function buildApp(deps: AppDeps) {
   let routes: () => readonly { method: string; path: string; hooks?: unknown }[] = () => []

@@ -30,7 +30,7 @@ import { USAGE } from './cli/usage'
 import { runMailCommand } from './cli/mail'
 import { startAccountJobs } from './accounts/jobs'
 import { runDbCommand } from './cli/db-copy'
-import type { AppDeps } from './deps'
+import type { AppDeps } from './app'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
 process.env.TZ = 'UTC'

@@ -81,13 +81,17 @@ function circles(): string[][] {
 const importers = (predicate: (target: string) => boolean) => FILES.filter((file) => GRAPH.get(file)!.files.some(predicate))
 // The kernel: the folders and files every layer may import; it imports no domain.
 const KERNEL = (target: string) => ['src/crypto/', 'src/http/', 'src/store/'].some((folder) => target.startsWith(folder)) || ['src/utc.ts', 'src/clock.ts', 'src/log.ts', 'src/config.ts', 'src/version.ts'].includes(target)
+// The dependency types: what each domain's functions take (AppDeps, in app.ts, joins them).
+const DEPS_TYPES = FILES.filter((file) => /^src\/[^/]+\/(?:service-)?deps\.ts$/.test(file))
 const DRIVER = (text: string) => /from\s+['"]bun:sqlite['"]/.test(text) || /import\s+(?:type\s+)?\{[^}]*\bSQL\b[^}]*\}\s+from\s+['"]bun['"]/.test(text)
 
 describe('import graph of src/', () => {
   test('the reader sees every import: type imports, re-exports and multi-line lists included', () => {
-    // A known multi-line type import and a type re-export of src/deps.ts.
-    expect(GRAPH.get('src/deps.ts')!.files).toEqual(expect.arrayContaining(['src/domain-deps.ts', 'src/delivery/services.ts']))
-    expect(GRAPH.get('src/domain-deps.ts')!.files.length).toBeGreaterThan(10)
+    // A re-export (cli/database.ts's only import), a multi-line import list (mcp/dispatch.ts) and
+    // the type imports of AppDeps (app.ts: the domains' deps types, imported for nothing else).
+    expect(GRAPH.get('src/cli/database.ts')!.files).toEqual(['src/wiring/cli.ts'])
+    expect(GRAPH.get('src/mcp/dispatch.ts')!.files).toContain('src/mcp/protocol.ts')
+    expect(GRAPH.get('src/app.ts')!.files).toEqual(expect.arrayContaining(['src/market/deps.ts', 'src/delivery/service-deps.ts']))
     // Everything Bun itself sees (value imports) is seen here too.
     const transpiler = new Bun.Transpiler({ loader: 'ts' })
     for (const file of FILES.filter((name) => name.endsWith('.ts'))) {
@@ -107,8 +111,9 @@ describe('import graph of src/', () => {
     expect(outside).toEqual([])
   })
 
-  test('src/deps.ts and src/domain-deps.ts are types only', () => {
-    for (const file of ['src/deps.ts', 'src/domain-deps.ts']) {
+  test('the dependency types (every domain\'s deps.ts, delivery/service-deps.ts) are types only', () => {
+    expect(DEPS_TYPES.length).toBeGreaterThan(10)
+    for (const file of DEPS_TYPES) {
       const text = readFileSync(join(ROOT, file), 'utf8')
       const values = [...text.matchAll(/^(?:import|export)\s+(?!type\b|interface\b)[^\n]*/gm)].map((match) => match[0])
       expect({ file, values }).toEqual({ file, values: [] })
@@ -116,7 +121,7 @@ describe('import graph of src/', () => {
   })
 
   test('a module that takes the app\'s dependencies (services, routes, jobs) imports no database driver', () => {
-    const takingDeps = importers((target) => target === 'src/deps.ts' || target === 'src/domain-deps.ts').filter((file) => !file.startsWith('src/wiring/') && file !== 'src/main.ts')
+    const takingDeps = importers((target) => DEPS_TYPES.includes(target)).filter((file) => !file.startsWith('src/wiring/') && file !== 'src/main.ts')
     expect(takingDeps.length).toBeGreaterThan(20)
     expect(takingDeps.filter((file) => DRIVER(readFileSync(join(ROOT, file), 'utf8')))).toEqual([])
     // Route files take their stores through the dependencies, never a driver or a PostgreSQL store.

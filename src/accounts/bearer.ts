@@ -1,7 +1,7 @@
 // Authorization: Bearer <token from /oauth/token>, for the tool endpoint. A valid token gives its
 // key's account; an unknown, expired or revoked token (or one whose key is no longer usable) is a
 // 401 answer (RFC 6750), never an anonymous call.
-import type { AppDeps } from '../deps'
+import type { BearerDeps } from './deps'
 import { accountUsable } from './keys'
 import type { AccountRow } from './store'
 import { hashToken, TOKEN_PATTERN } from './tokens'
@@ -14,7 +14,7 @@ export type BearerResult =
 /** The RFC 9728 metadata URL of the tool endpoint, named in every challenge. */
 export const resourceMetadataUrl = (base: string) => `${base}/.well-known/oauth-protected-resource/mcp`
 
-function rejected(deps: Pick<AppDeps, 'config'>, status: 400 | 401, error: 'invalid_request' | 'invalid_token', description: string): BearerResult {
+function rejected(deps: Pick<BearerDeps, 'config'>, status: 400 | 401, error: 'invalid_request' | 'invalid_token', description: string): BearerResult {
   const challenge = `Bearer realm="openbell", error="${error}", error_description="${description}", resource_metadata="${resourceMetadataUrl(deps.config.publicBaseUrl)}"`
   const response = new Response(JSON.stringify({ error, error_description: description }), {
     status,
@@ -27,7 +27,7 @@ function rejected(deps: Pick<AppDeps, 'config'>, status: 400 | 401, error: 'inva
  * Resolves an Authorization header value. No header → `none` (the caller decides whether
  * anonymous calls are allowed). Anything else that is not a live token → `rejected`.
  */
-export async function resolveBearer(deps: Pick<AppDeps, 'config' | 'clock' | 'tokens'>, header: string | null | undefined): Promise<BearerResult> {
+export async function resolveBearer(deps: BearerDeps, header: string | null | undefined): Promise<BearerResult> {
   if (header === null || header === undefined) return { kind: 'none' }
   const match = /^Bearer +(\S+) *$/i.exec(header)
   if (!match) return rejected(deps, 400, 'invalid_request', 'send Authorization: Bearer <access_token from /oauth/token>')

@@ -1,12 +1,12 @@
 // Background work of the accounts domain: the mail job, and an hourly sweep of allowance windows
 // that have ended (every self-service window lasts at most 7 days).
-import type { AppDeps } from '../deps'
+import type { AccountJobDeps } from './deps'
 import { DAY_MS } from './limits'
 import { SANDBOX_DAYS } from './offers'
 
 const SWEEP_MS = 3_600_000
 
-export function startAccountJobs(deps: Pick<AppDeps, 'mail' | 'selfService' | 'clock' | 'log' | 'config'>): () => Promise<void> {
+export function startAccountJobs(deps: AccountJobDeps): () => Promise<void> {
   const stopMail = deps.mail.start()
   if (!deps.mail.configured) deps.log.warn('e-mail not configured (SMTP_URL): /v5/keys/request answers 503, sandbox keys are not mailed, bought keys wait in the outbox')
   const sweep = () =>

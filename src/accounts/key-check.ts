@@ -1,7 +1,7 @@
 // Resolving the API key a request presents (X-Oracle-Key, spec 5): missing → 401, unknown → 403,
 // suspended/cancelled/expired → 402. The accounts domain's entry point for every surface that
 // takes a key; src/http/auth.ts only knows the header and the admin key.
-import type { DomainDeps } from '../domain-deps'
+import type { KeyCheckDeps } from './deps'
 import { accountUsable, findAccountByKey } from './keys'
 import type { AccountRow } from './store'
 import { ApiError } from '../http/errors'
@@ -14,14 +14,14 @@ export type KeyCheck =
   | { kind: 'ok'; account: AccountRow }
 
 /** Classifies a presented key without throwing, for routes with alternatives (x402 payment). */
-export async function checkApiKey(deps: Pick<DomainDeps, 'accounts' | 'clock'>, key: string | null | undefined): Promise<KeyCheck> {
+export async function checkApiKey(deps: Pick<KeyCheckDeps, 'accounts' | 'clock'>, key: string | null | undefined): Promise<KeyCheck> {
   if (!key) return { kind: 'missing' }
   const account = await findAccountByKey(deps.accounts, key)
   if (!account) return { kind: 'unknown' }
   return accountUsable(account, deps.clock.now()) ? { kind: 'ok', account } : { kind: 'inactive', account }
 }
 
-export function keyCheckError(check: Exclude<KeyCheck, { kind: 'ok' }>, deps: Pick<DomainDeps, 'config'>): ApiError {
+export function keyCheckError(check: Exclude<KeyCheck, { kind: 'ok' }>, deps: Pick<KeyCheckDeps, 'config'>): ApiError {
   switch (check.kind) {
     case 'missing':
       return new ApiError(401, 'API_KEY_REQUIRED', 'send your API key in the X-Oracle-Key header')
@@ -38,7 +38,7 @@ export function keyCheckError(check: Exclude<KeyCheck, { kind: 'ok' }>, deps: Pi
   }
 }
 
-export async function requireAccount(deps: Pick<DomainDeps, 'accounts' | 'clock' | 'config'>, key: string | null | undefined): Promise<AccountRow> {
+export async function requireAccount(deps: KeyCheckDeps, key: string | null | undefined): Promise<AccountRow> {
   const check = await checkApiKey(deps, key)
   if (check.kind !== 'ok') throw keyCheckError(check, deps)
   return check.account

@@ -1,6 +1,6 @@
 // Metering outcomes as HTTP: the X-RateLimit-* headers of a metered answer and the refusals
 // (free tier exhausted → 402 with the x402 requirements, paid limit → 429, sandbox → 402).
-import type { DomainDeps } from '../domain-deps'
+import type { MeterDeps } from './deps'
 import type { AccountRow } from './store'
 import { ApiError } from '../http/errors'
 import { paymentRequired } from '../catalogue/payment-requirements'
@@ -14,7 +14,7 @@ export interface PaymentOffer {
 }
 
 /** Where a key holder upgrades: the pricing page (/pricing, or WITNESS_PRICING_URL). */
-export const upgradeUrlOf = (deps: Pick<DomainDeps, 'config'>) => deps.config.witness.pricingUrl
+export const upgradeUrlOf = (deps: Pick<MeterDeps, 'config'>) => deps.config.witness.pricingUrl
 
 /** X-RateLimit-Reset is the reset instant in Unix seconds (as GitHub and others send it). */
 export function rateLimitHeaders(rate: RateLimitInfo): Record<string, string> {
@@ -32,7 +32,7 @@ export function admittedHeaders(outcome: Extract<MeterOutcome, { admitted: true 
   return headers
 }
 
-export function meterRefusal(deps: Pick<DomainDeps, 'config' | 'clock'>, account: AccountRow, outcome: Extract<MeterOutcome, { admitted: false }>, offer: PaymentOffer): ApiError {
+export function meterRefusal(deps: Pick<MeterDeps, 'config' | 'clock'>, account: AccountRow, outcome: Extract<MeterOutcome, { admitted: false }>, offer: PaymentOffer): ApiError {
   const now = deps.clock.now()
   const retryAfter = String(Math.max(1, Math.ceil((outcome.rate.resetAt - now) / 1000)))
   const resetsAt = new Date(outcome.rate.resetAt).toISOString()
@@ -61,7 +61,7 @@ export function meterRefusal(deps: Pick<DomainDeps, 'config' | 'clock'>, account
 }
 
 /** A sandbox key that has used its calls or passed its expiry (spec 3: 7 days or 200 calls). */
-export function sandboxExhausted(deps: Pick<DomainDeps, 'config'>, account: AccountRow, callsRemaining: number | null): ApiError {
+export function sandboxExhausted(deps: Pick<MeterDeps, 'config'>, account: AccountRow, callsRemaining: number | null): ApiError {
   const upgrade = canUpgrade(capabilities(deps.config))
   return new ApiError(402, 'SANDBOX_KEY_EXHAUSTED', `this sandbox key has used its calls or passed its expiry; get a free key (POST /v5/keys/instant)${upgrade ? ` or upgrade (${upgradeUrlOf(deps)})` : ''}`, {
     expires_at: account.expires_at,
@@ -71,7 +71,7 @@ export function sandboxExhausted(deps: Pick<DomainDeps, 'config'>, account: Acco
 }
 
 /** What a free key past its daily limit can do today on this installation, as one sentence. */
-export function waysToContinue(config: DomainDeps['config'], price: string): string {
+export function waysToContinue(config: MeterDeps['config'], price: string): string {
   const can = capabilities(config)
   const ways = [
     ...(can.x402PerRequest ? [`pay ${price} USDC for this request with x402 (Payment-Signature or X-Payment)`] : []),
@@ -91,7 +91,7 @@ export type Metered =
  * why not with the answer to give. For /v5/status, /v5/batch and the tool endpoint's status tool;
  * `surface` names the call in the credit ledger ('/v5/status', '/mcp:get_market_status').
  */
-export async function meter(deps: Pick<DomainDeps, 'config' | 'clock' | 'meter'>, account: AccountRow, surface: string, offer: PaymentOffer): Promise<Metered> {
+export async function meter(deps: MeterDeps, account: AccountRow, surface: string, offer: PaymentOffer): Promise<Metered> {
   const outcome = await deps.meter.meter(account, surface)
   if (outcome.admitted) {
     let refunded = false

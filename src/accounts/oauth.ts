@@ -1,7 +1,7 @@
 // The OAuth 2.0 client-credentials grant (RFC 6749 section 4.4) with the API key as client_id
 // (a public client: token_endpoint_auth_method "none"), and the metadata documents that let a
 // standard client find it (RFC 8414 authorization server, RFC 9728 protected resource).
-import type { AppDeps } from '../deps'
+import type { AccountsDeps } from './deps'
 import { accountUsable, findAccountByKey } from './keys'
 import { newToken, TOKEN_LIFETIME_SECONDS, TOKEN_SCOPE } from './tokens'
 
@@ -55,7 +55,7 @@ function single(params: URLSearchParams, name: string): string | null {
 }
 
 /** Issues a token for a form body that has already been read; throws OAuthError. Resolves after the token is stored. */
-export async function clientCredentialsGrant(deps: Pick<AppDeps, 'config' | 'clock' | 'accounts' | 'tokens' | 'log'>, params: URLSearchParams, authorization: string | null): Promise<TokenResponse> {
+export async function clientCredentialsGrant(deps: Pick<AccountsDeps, 'config' | 'clock' | 'accounts' | 'tokens' | 'log'>, params: URLSearchParams, authorization: string | null): Promise<TokenResponse> {
   const grantType = single(params, 'grant_type')
   const bodyClientId = single(params, 'client_id')
   const scope = single(params, 'scope')

@@ -2,7 +2,7 @@
 // 200 calls, whichever comes first; one per e-mail or client address per 7-day window. Also
 // mailed when e-mail is configured. The route is payments' (payments/routes/sandbox.ts): with
 // X-Payment it sells a credit key instead; every request without a payment comes here.
-import type { AppDeps } from '../deps'
+import type { SandboxKeyDeps } from './deps'
 import { ApiError, badRequest } from '../http/errors'
 import type { PeerSource } from '../http/client-address'
 import { AllowanceExhausted } from './self-service'
@@ -21,7 +21,7 @@ function parseUseCase(value: unknown): string | null {
 }
 
 /** Reads the body, issues the key (400 on bad input, 429 SANDBOX_LIMIT_REACHED when the allowance is used) and gives the answer. */
-export async function requestSandboxKey(deps: AppDeps, request: Request, server: PeerSource | null) {
+export async function requestSandboxKey(deps: SandboxKeyDeps, request: Request, server: PeerSource | null) {
   const body = await readJsonObject(request, deps, 'INVALID_EMAIL', '{"email": "…", "use_case": "…"}')
   const email = parseEmail(body.email)
   if (!email) throw badRequest('INVALID_EMAIL', body.email === undefined ? 'email is required' : 'email must be an e-mail address')

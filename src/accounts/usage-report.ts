@@ -1,5 +1,5 @@
 // The Usage object of GET /v5/usage (spec 2.7), from the meter's counts and the key's plan.
-import type { AppDeps } from '../deps'
+import type { MeterDeps } from './deps'
 import type { AccountRow } from './store'
 import { nextUtcMidnight } from '../catalogue/limits'
 import { upgradeUrlOf } from './meter-answer'
@@ -25,7 +25,7 @@ export interface UsageReport {
 
 const percent = (used: number, limit: number | null) => (limit ? Math.round((used / limit) * 10_000) / 100 : 0)
 
-export async function usageReport(deps: Pick<AppDeps, 'config' | 'clock' | 'meter'>, account: AccountRow): Promise<UsageReport> {
+export async function usageReport(deps: MeterDeps, account: AccountRow): Promise<UsageReport> {
   const now = deps.clock.now()
   const { today, month } = await deps.meter.usage(account)
   const limit = deps.meter.limitOf(account)

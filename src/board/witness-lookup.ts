@@ -1,7 +1,7 @@
 // The witness page's lookup of a session's checkpoints: the same query rules, store read, page
 // size and per-address limit as GET /v1/witness/checkpoints (a page view is one such read), with
 // the receipts parsed for display. The browser then verifies each receipt's signature.
-import type { AppDeps } from '../deps'
+import type { BoardDeps } from './deps'
 import { clientAddress } from '../http/client-address'
 import { parsePageQuery, PAGE_SIZE, splitPage } from '../witness/query'
 
@@ -10,7 +10,7 @@ export type WitnessLookup =
   | { state: 'refused'; status: 400 | 429 | 503; message: string; retryAfterSeconds?: number }
   | { state: 'found'; kid: string; sessionId: string; after: string | null; receipts: Record<string, string>[]; nextAfter: string | null }
 
-export async function lookupWitnessSession(deps: Pick<AppDeps, 'witness' | 'config' | 'clock' | 'log'>, request: Request, server: Parameters<typeof clientAddress>[2]): Promise<WitnessLookup> {
+export async function lookupWitnessSession(deps: Pick<BoardDeps, 'witness' | 'config' | 'clock' | 'log'>, request: Request, server: Parameters<typeof clientAddress>[2]): Promise<WitnessLookup> {
   const params = new URL(request.url).searchParams
   if (!params.has('kid') && !params.has('session_id') && !params.has('after')) return { state: 'form' }
   const decision = deps.witness.limiters.anonymousGet.hit(clientAddress(request, deps.config.clientIpHeader, server), deps.clock.now())

@@ -1,6 +1,6 @@
 // Background work for calendars: hot reload (directory watch and SIGHUP) and the daily horizon
 // alarm, whose warnings also appear in /v5/health with the versions in force.
-import type { AppDeps } from '../deps'
+import type { CalendarJobDeps } from './deps'
 import { calendarWarnings } from './horizon'
 import type { CalendarSnapshot } from './registry'
 import { reloadWarnings } from './reload-warnings'
@@ -19,7 +19,7 @@ export function calendarVersions(snapshot: CalendarSnapshot) {
 }
 
 /** Hot reload (directory watch and SIGHUP) and the daily horizon alarm. Returns a stop function. */
-export function startCalendarJobs(deps: Pick<AppDeps, 'calendars' | 'log' | 'clock' | 'healthExtras'>, options: { debounceMs?: number; upstream?: () => unknown } = {}): () => void {
+export function startCalendarJobs(deps: CalendarJobDeps, options: { debounceMs?: number; upstream?: () => unknown } = {}): () => void {
   const { calendars, log, clock } = deps
   const horizonAlarm = () => {
     for (const warning of calendarWarnings(calendars.snapshot(), clock.now())) log.warn('calendar horizon', { ...warning })

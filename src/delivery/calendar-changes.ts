@@ -7,7 +7,11 @@
 // stored it queues deliveries, so a subscriber hears of it once. Each node tells its own streams.
 // A change that cannot be stored now (the database unreachable) is tried again every few seconds
 // while the process runs.
-import type { DomainDeps } from '../domain-deps'
+import type { Config } from '../config'
+import type { Clock } from '../clock'
+import type { Logger } from '../log'
+import type { Transactor } from '../store/transaction'
+import type { CalendarRegistry } from '../calendar/registry'
 import type { ReloadReport, VenueChange } from '../calendar/registry'
 import type { CalendarChangeStore, ChangeEvent } from '../calendar/changes/store'
 import type { DayChange } from '../calendar/diff'
@@ -79,6 +83,15 @@ export function* recordCalendarChange(parts: Pick<AnnouncerParts, 'changes' | 'w
   return { id, recorded, deliveries: deliveries.length }
 }
 
+/** What the announcer takes: the reloads it listens to, the clock, the log, units of work, the public base URL. */
+export interface AnnouncerDeps {
+  calendars: CalendarRegistry
+  clock: Clock
+  log: Logger
+  transactor: Transactor
+  config: Config
+}
+
 export class CalendarChangeAnnouncer {
   private pending: ChangeEvent[] = []
   private retryTimer: ReturnType<typeof setTimeout> | null = null
@@ -86,7 +99,7 @@ export class CalendarChangeAnnouncer {
   private readonly listener = (report: ReloadReport) => this.announce(report)
 
   constructor(
-    private readonly deps: Pick<DomainDeps, 'calendars' | 'clock' | 'log' | 'transactor' | 'config'>,
+    private readonly deps: AnnouncerDeps,
     private readonly parts: AnnouncerParts,
   ) {}
 

@@ -1,7 +1,7 @@
 // The delivery domain's long-lived parts over its stores: the stream hub (one coordinator per
 // MIC), the webhook store, the sender and the dispatcher. Built after the rest of the deps, since
 // they issue receipts through them.
-import type { DomainDeps } from '../domain-deps'
+import type { DeliveryServiceDeps } from './service-deps'
 import { StreamHub } from './stream/hub'
 import type { StreamRegistry } from './stream/registry'
 import type { WebhookStore } from './webhooks/store'
@@ -13,6 +13,7 @@ import { recordBaseline, type SeenState, type TransitionStores } from './webhook
 import type { OverrideStore } from '../market/overrides/store'
 import type { HaltStore } from '../market/halts/store'
 import { CalendarChangeAnnouncer } from './calendar-changes'
+import type { CalendarChangeStore } from '../calendar/changes/store'
 
 /** The delivery domain's stores (a backend provides them), and the market stores a transition reads. */
 export interface DeliveryStores {
@@ -24,6 +25,8 @@ export interface DeliveryStores {
   halts: HaltStore
   /** Changes whenever any process sets or clears an override (absent where the override store pushes changes). */
   overrideMark?: () => number
+  /** The durable list of calendar changes (the announcer records each change there, once across nodes). */
+  calendarChanges: CalendarChangeStore
 }
 
 export interface DeliveryOptions {
@@ -44,14 +47,14 @@ export interface DeliveryServices {
   calendarChanges: CalendarChangeAnnouncer
 }
 
-export function deliveryServices(stores: DeliveryStores, deps: DomainDeps, options: DeliveryOptions = {}): DeliveryServices {
+export function deliveryServices(stores: DeliveryStores, deps: DeliveryServiceDeps, options: DeliveryOptions = {}): DeliveryServices {
   const { webhooks, deliveryQueue: queue, dispatcherRecords: records, overrideMark } = stores
   const transitions: TransitionStores = { webhooks, queue, overrides: stores.overrides, halts: stores.halts }
   const sender = new WebhookSender({ allowPrivate: deps.config.delivery.allowPrivateTargets })
   const dispatcher = new Dispatcher(deps, { ...transitions, records, sender, overrideMark, claimer: deps.node.leadership.holder, isDeadClaimer: options.isDeadHolder })
   const streams = new StreamHub(deps, stores.streams, deps.node.leadership.holder)
   const calendarChanges = new CalendarChangeAnnouncer(deps, {
-    changes: deps.calendarUpdates.changes,
+    changes: stores.calendarChanges,
     webhooks,
     queue,
     broadcast: (mic, frame) => streams.broadcast(mic, frame),

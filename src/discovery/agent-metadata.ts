@@ -1,6 +1,6 @@
 // /.well-known/agent.json and /.well-known/security.txt, built from the same sources as the API:
 // the tool registry, the protocol versions, the signed field lists and configuration.
-import type { AppDeps } from '../deps'
+import type { DiscoveryDeps } from './deps'
 import { RECEIPT_TTL_SECONDS, RECEIPT_SCHEMA_VERSION } from '../crypto/receipt-fields'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { TOOLS } from '../mcp/tools'
@@ -25,7 +25,7 @@ const CAPABILITY_PATHS = {
   calendar: '/v5/calendar',
 } as const
 
-export function agentMetadata(deps: Pick<AppDeps, 'config'>, served: ReadonlySet<string>) {
+export function agentMetadata(deps: Pick<DiscoveryDeps, 'config'>, served: ReadonlySet<string>) {
   const base = deps.config.publicBaseUrl
   const serves = Object.fromEntries(Object.entries(CAPABILITY_PATHS).map(([name, path]) => [name, served.has(path)])) as Record<keyof typeof CAPABILITY_PATHS, boolean>
   return {
@@ -68,7 +68,7 @@ export function agentMetadata(deps: Pick<AppDeps, 'config'>, served: ReadonlySet
 }
 
 /** RFC 9116 security.txt, or null when no contact is configured (a file without Contact is invalid). */
-export function securityTxt(deps: Pick<AppDeps, 'config' | 'clock'>): string | null {
+export function securityTxt(deps: Pick<DiscoveryDeps, 'config' | 'clock'>): string | null {
   const contact = deps.config.securityContact
   if (!contact) return null
   // Expires at most a year ahead (RFC 9116 recommends less than a year); renewed on every read.

@@ -2,7 +2,7 @@
 // (with midday breaks, early closes, late opens), the venues closed and why, DST changes in the
 // next 7 days and calendar warnings. For today it adds the live state (overrides, halts).
 // Everything but that live section is a function of the date and the loaded calendars.
-import type { AppDeps } from '../deps'
+import type { DiscoveryDeps } from './deps'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { lunchBreak, planDay, type DayPlan } from '../calendar/day-plan'
 import { transitionsBetween, formatOffset } from '../calendar/dst'
@@ -69,7 +69,7 @@ function venueDay(calendar: CompiledCalendar, from: number, to: number) {
   }
 }
 
-export async function briefing(deps: Pick<AppDeps, 'calendars' | 'clock' | 'overrides' | 'halts'>, date: string) {
+export async function briefing(deps: Pick<DiscoveryDeps, 'calendars' | 'clock' | 'overrides' | 'halts'>, date: string) {
   const from = Date.parse(`${date}T00:00:00Z`)
   const to = from + DAY_MS
   const snapshot = deps.calendars.snapshot()

@@ -1,12 +1,12 @@
 // Descriptions built from the service's own registries: the pre-trade check sequence, the
 // standards implemented (each with the endpoint that exercises it), and the operator's showcase.
 import { existsSync, readFileSync } from 'node:fs'
-import type { AppDeps } from '../deps'
+import type { DiscoveryDeps } from './deps'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
 import { REASON_CODES } from '../market/safe-to-trade'
 
-export function preTradeStack(deps: Pick<AppDeps, 'config'>) {
+export function preTradeStack(deps: Pick<DiscoveryDeps, 'config'>) {
   const { config } = deps
   const base = config.publicBaseUrl
   const x402 = config.x402.payTo ? { x402_price_usdc: config.x402.statusPrice, network: config.x402.network } : { x402: 'not configured on this server' }
@@ -59,11 +59,11 @@ export const STACK_DEPRECATION = {
 }
 
 /** Configuration some standards need to be in force (security.txt answers 404 without a contact; payments need a pay-to address). */
-const needsContact = (config: AppDeps['config']) => config.securityContact !== null
-const needsX402 = (config: AppDeps['config']) => config.x402.payTo !== null
+const needsContact = (config: DiscoveryDeps['config']) => config.securityContact !== null
+const needsX402 = (config: DiscoveryDeps['config']) => config.x402.payTo !== null
 
 /** Standards this service may implement, each with the route that exercises it (and the configuration it needs, if any). */
-const STANDARDS: Record<string, { name: string; path: string; configured?: (config: AppDeps['config']) => boolean }> = {
+const STANDARDS: Record<string, { name: string; path: string; configured?: (config: DiscoveryDeps['config']) => boolean }> = {
   'RFC 8032': { name: 'Ed25519 signatures (strict verification)', path: '/v5/verify' },
   'RFC 7517': { name: 'JSON Web Key Set', path: '/.well-known/jwks.json' },
   'RFC 7638': { name: 'JWK thumbprint as kid', path: '/.well-known/jwks.json' },
@@ -86,7 +86,7 @@ const STANDARDS: Record<string, { name: string; path: string; configured?: (conf
 }
 
 /** The standards whose route this app serves and whose configuration is in force (nothing else is claimed). */
-export function implementations(deps: Pick<AppDeps, 'config'>, servedPaths: ReadonlySet<string>) {
+export function implementations(deps: Pick<DiscoveryDeps, 'config'>, servedPaths: ReadonlySet<string>) {
   const base = deps.config.publicBaseUrl
   const standards = Object.fromEntries(
     Object.entries(STANDARDS)
@@ -100,7 +100,7 @@ export function implementations(deps: Pick<AppDeps, 'config'>, servedPaths: Read
 export const IMPLEMENTATIONS_UPDATED = '2026-11-23'
 
 /** /v5/showcase entries from the operator's JSON file (an array of objects); empty when absent. */
-export function showcase(deps: Pick<AppDeps, 'config' | 'log'>) {
+export function showcase(deps: Pick<DiscoveryDeps, 'config' | 'log'>) {
   const { file, submitUrl } = deps.config.showcase
   let entries: Record<string, unknown>[] = []
   if (existsSync(file)) {

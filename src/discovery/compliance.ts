@@ -1,7 +1,7 @@
 // /v5/compliance: operational checks run against the live service when asked, cached for at most
 // 60 s. Each check passes or fails with its evidence; nothing here is a fixed claim. The number of
 // passing checks is the preflight_score of /v5/metrics/public.
-import type { AppDeps } from '../deps'
+import type { ComplianceDeps } from './deps'
 import { API_VERSION } from '../version'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { hexToBytes, bytesToBase64url } from '../crypto/encoding'
@@ -37,12 +37,12 @@ export interface ComplianceReport {
   total: number
 }
 
-type CheckFn = (deps: AppDeps, now: number) => Promise<{ ok: boolean; evidence: string }>
+type CheckFn = (deps: ComplianceDeps, now: number) => Promise<{ ok: boolean; evidence: string }>
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** The key as /v5/keys publishes it (hex), not the signer's own copy. */
-function publishedKey(deps: AppDeps): KeyDescription | null {
+function publishedKey(deps: ComplianceDeps): KeyDescription | null {
   const entry = keyRegistry(deps.signer.key, deps.config.publicBaseUrl, deps.config.issuer).keys[0]
   const bytes = entry ? hexToBytes(entry.public_key) : null
   if (!entry || !bytes) return null
@@ -180,7 +180,7 @@ const CHECKS: readonly { check: string; name: string; run: CheckFn }[] = [
 
 export const COMPLIANCE_CHECK_IDS = CHECKS.map((check) => check.check)
 
-export async function runCompliance(deps: AppDeps, now: number): Promise<ComplianceReport> {
+export async function runCompliance(deps: ComplianceDeps, now: number): Promise<ComplianceReport> {
   const checks = await Promise.all(
     CHECKS.map(async ({ check, name, run }): Promise<Check> => {
       try {
@@ -196,7 +196,7 @@ export async function runCompliance(deps: AppDeps, now: number): Promise<Complia
 }
 
 /** One report per app, recomputed when older than 60 s (or the clock went back); concurrent askers share a run. */
-export function complianceRunner(deps: AppDeps) {
+export function complianceRunner(deps: ComplianceDeps) {
   let cached: { at: number; report: Promise<ComplianceReport> } | null = null
   return (): Promise<ComplianceReport> => {
     const now = deps.clock.now()

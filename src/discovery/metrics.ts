@@ -1,7 +1,7 @@
 // /v5/metrics, /v5/metrics/public and /v5/traction: every figure read from its source when asked
 // (docs/discovery.md names each one). A source that cannot be read gives zeros or null for its
 // own figures (best effort, spec 2.7) and a line in the log, never a made-up number.
-import type { AppDeps } from '../deps'
+import type { MetricsDeps } from './deps'
 import { RECEIPT_SCHEMA_VERSION, RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import { DEFAULT_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
 import { TOOLS } from '../mcp/tools'
@@ -11,7 +11,7 @@ import { edgeCasesInYear, exchangesCovered } from './edge-cases'
 import { readBuildInfo } from './build-info'
 import type { ComplianceReport } from './compliance'
 
-async function bestEffort<T>(deps: Pick<AppDeps, 'log'>, source: string, read: () => Promise<T>, fallback: T): Promise<T> {
+async function bestEffort<T>(deps: Pick<MetricsDeps, 'log'>, source: string, read: () => Promise<T>, fallback: T): Promise<T> {
   try {
     return await read()
   } catch (error) {
@@ -20,22 +20,22 @@ async function bestEffort<T>(deps: Pick<AppDeps, 'log'>, source: string, read: (
   }
 }
 
-const mcpToday = (deps: AppDeps) => bestEffort(deps, 'mcp usage', () => deps.mcpUsage.today(), { requests: 0, clients: 0 })
+const mcpToday = (deps: MetricsDeps) => bestEffort(deps, 'mcp usage', () => deps.mcpUsage.today(), { requests: 0, clients: 0 })
 
-function calendarFigures(deps: AppDeps, now: number) {
+function calendarFigures(deps: MetricsDeps, now: number) {
   const snapshot = deps.calendars.snapshot()
   return { exchanges: exchangesCovered(snapshot, now), edgeCases: edgeCasesInYear(snapshot, new Date(now).getUTCFullYear()) }
 }
 
-async function firstStart(deps: AppDeps, now: number) {
+async function firstStart(deps: MetricsDeps, now: number) {
   const at = await bestEffort(deps, 'installation', () => deps.installation.firstStartedAt(), null)
   const ms = at === null ? Number.NaN : Date.parse(at)
   return Number.isNaN(ms) ? { since: null, days: null } : { since: new Date(ms).toISOString(), days: Math.max(0, Math.floor((now - ms) / DAY_MS)) }
 }
 
-const uptimeStatus = (deps: AppDeps) => (deps.signer.online ? 'operational' : 'degraded')
+const uptimeStatus = (deps: MetricsDeps) => (deps.signer.online ? 'operational' : 'degraded')
 
-export async function metrics(deps: AppDeps) {
+export async function metrics(deps: MetricsDeps) {
   const now = deps.clock.now()
   const { exchanges, edgeCases } = calendarFigures(deps, now)
   const usage = await mcpToday(deps)
@@ -52,7 +52,7 @@ export async function metrics(deps: AppDeps) {
 
 const NO_PAYMENTS: PaymentStats = { settled: 0, first_settled_at: null, last_settled_at: null }
 
-export async function publicMetrics(deps: AppDeps, compliance: () => Promise<ComplianceReport>) {
+export async function publicMetrics(deps: MetricsDeps, compliance: () => Promise<ComplianceReport>) {
   const now = deps.clock.now()
   const { exchanges } = calendarFigures(deps, now)
   const [uptime, payments, report] = await Promise.all([firstStart(deps, now), bestEffort(deps, 'payments', () => deps.payments.stats(), NO_PAYMENTS), compliance()])
@@ -81,7 +81,7 @@ export async function publicMetrics(deps: AppDeps, compliance: () => Promise<Com
   }
 }
 
-export async function traction(deps: AppDeps) {
+export async function traction(deps: MetricsDeps) {
   const now = deps.clock.now()
   const { exchanges, edgeCases } = calendarFigures(deps, now)
   const [uptime, usage] = await Promise.all([firstStart(deps, now), mcpToday(deps)])

@@ -6,7 +6,7 @@ import robots from '../../public/robots.txt' with { type: 'text' }
 import llms from '../../public/llms.txt' with { type: 'text' }
 import llmsFull from '../../public/llms-full.txt' with { type: 'text' }
 import skill from '../../public/SKILL.md' with { type: 'text' }
-import type { AppDeps } from '../deps'
+import type { DiscoveryDeps } from './deps'
 import { capabilities } from '../catalogue/capabilities'
 import { sha256Hex } from '../crypto/hash'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
@@ -15,7 +15,7 @@ import { SUPPORTED_MICS } from '../calendar/mics'
 import { TOOLS } from '../mcp/tools'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
 import { SANDBOX_CALLS, SANDBOX_DAYS } from '../catalogue/limits'
-import { SAMPLE_DOOR_PER_MINUTE } from '../market/routes/safe-to-trade-shared'
+import { SAMPLE_DOOR_PER_MINUTE } from '../market/safe-to-trade'
 import { COMPLIANCE_CACHE_MS } from './compliance'
 
 export const TEXT_DOCUMENTS = {
@@ -34,7 +34,7 @@ export interface RenderedDocument {
 }
 
 /** The values the templates may name; every {{name}} in a template must be one of these. */
-export function documentValues(deps: Pick<AppDeps, 'config' | 'calendars'>): Record<string, string> {
+export function documentValues(deps: Pick<DiscoveryDeps, 'config' | 'calendars'>): Record<string, string> {
   const snapshot = deps.calendars.snapshot()
   const directory = exchangeDirectory(snapshot)
   const versions = SUPPORTED_MICS.map((mic) => {
@@ -67,7 +67,7 @@ export function documentValues(deps: Pick<AppDeps, 'config' | 'calendars'>): Rec
 }
 
 /** The llms-full.txt lines on buying more: only what this installation sells (catalogue/capabilities.ts). */
-function purchaseWays(config: AppDeps['config']): string {
+function purchaseWays(config: DiscoveryDeps['config']): string {
   const can = capabilities(config)
   const card = (['builder', 'pro', 'credits'] as const).filter((product) => can.card[product])
   const lines = [
@@ -89,7 +89,7 @@ export function renderTemplate(template: string, values: Record<string, string>)
 export class TextDocuments {
   private rendered = new Map<TextDocumentPath, RenderedDocument>()
 
-  constructor(private readonly deps: Pick<AppDeps, 'config' | 'calendars' | 'clock'>) {}
+  constructor(private readonly deps: Pick<DiscoveryDeps, 'config' | 'calendars' | 'clock'>) {}
 
   get(path: TextDocumentPath): RenderedDocument {
     const body = renderTemplate(TEXT_DOCUMENTS[path].template, documentValues(this.deps))

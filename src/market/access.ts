@@ -1,6 +1,6 @@
 // Access to paid receipts: an API key, metered per key (src/accounts/metering.ts), or (spec 5
 // rule 2) an x402 payment; otherwise a 402 that says how to pay.
-import type { DomainDeps } from '../domain-deps'
+import type { AccessDeps } from './deps'
 import type { AccountRow } from '../accounts/store'
 import { API_KEY_HEADER } from '../http/auth'
 import { checkApiKey, keyCheckError } from '../accounts/key-check'
@@ -22,7 +22,7 @@ const carriesPayment = (headers: Headers) => headers.has('payment-signature') ||
  * answerAdmitted once the answer is logged); otherwise 402 with the requirements. A free key past
  * its quota may still pay per request.
  */
-export async function requireKeyOrPayment(deps: DomainDeps, request: Request, price: string, description: string, purpose: string): Promise<Access> {
+export async function requireKeyOrPayment(deps: AccessDeps, request: Request, price: string, description: string, purpose: string): Promise<Access> {
   const check = await checkApiKey(deps, request.headers.get(API_KEY_HEADER))
   const url = new URL(request.url)
   const resourceUrl = `${deps.config.publicBaseUrl}${url.pathname}`

@@ -1,6 +1,6 @@
 // HEAD on the signed-receipt routes: the status and headers a GET would get, with no receipt
 // signed, no audit row written, no payment spent and no request counted (a HEAD answer has no body to carry them).
-import type { AppDeps } from '../deps'
+import type { AccessDeps } from './deps'
 import { API_KEY_HEADER } from '../http/auth'
 import { checkApiKey, keyCheckError } from '../accounts/key-check'
 import { requireKeyOrPayment } from './access'
@@ -15,7 +15,7 @@ export const isHead = (request: Request) => request.method === 'HEAD'
  * payment header is dropped, never verified or settled), then answers headers only. Callers
  * parse their input first, so a bad MIC is the same 400.
  */
-export async function headOfPaidRoute(deps: AppDeps, request: Request, price: string, description: string, purpose: string): Promise<Response> {
+export async function headOfPaidRoute(deps: AccessDeps, request: Request, price: string, description: string, purpose: string): Promise<Response> {
   const check = await checkApiKey(deps, request.headers.get(API_KEY_HEADER))
   if (check.kind !== 'ok' && check.kind !== 'missing') throw keyCheckError(check, deps)
   if (check.kind === 'ok') {

@@ -2,7 +2,7 @@
 // Every surface that answers a live receipt calls issueLiveReceipt, signLiveReceipts or
 // logLiveReceipts: they resolve only after the audit row is committed and throw a 503
 // AUDIT_LOG_UNAVAILABLE ApiError when it cannot be (see docs/architecture.md).
-import type { DomainDeps } from '../domain-deps'
+import type { IssueDeps } from './deps'
 import type { CalendarSnapshot } from '../calendar/registry'
 import type { Mic } from '../calendar/mics'
 import { criticalFailure } from '../http/errors'
@@ -19,7 +19,7 @@ export function auditContextOf(access: Access, surface: string): LiveAuditContex
 }
 
 /** Signs a resolution; an offline or failing signer becomes the unsigned CRITICAL_FAILURE answer. */
-function signOrFail(deps: DomainDeps, resolution: Resolution, mode: ReceiptMode, now: number): MarketReceipt {
+function signOrFail(deps: IssueDeps, resolution: Resolution, mode: ReceiptMode, now: number): MarketReceipt {
   try {
     return signMarketReceipt(deps.signer, deps.config.issuer, resolution, mode, now)
   } catch (error) {
@@ -29,7 +29,7 @@ function signOrFail(deps: DomainDeps, resolution: Resolution, mode: ReceiptMode,
 }
 
 /** Demo receipts are never logged (anyone could grow the store with them). */
-export async function issueDemoReceipt(deps: DomainDeps, mic: Mic): Promise<MarketReceipt> {
+export async function issueDemoReceipt(deps: IssueDeps, mic: Mic): Promise<MarketReceipt> {
   const now = deps.clock.now()
   return signOrFail(deps, await resolveStatus(deps, mic, now), 'demo', now)
 }
@@ -38,12 +38,12 @@ export async function issueDemoReceipt(deps: DomainDeps, mic: Mic): Promise<Mark
  * Logs already-signed live receipts (market-state or safe-to-trade) in one commit; resolves
  * after the rows are committed. For surfaces that sign their own receipt type.
  */
-export function logLiveReceipts(deps: Pick<DomainDeps, 'audit'>, receipts: readonly LoggableReceipt[], context: LiveAuditContext): Promise<void> {
+export function logLiveReceipts(deps: Pick<IssueDeps, 'audit'>, receipts: readonly LoggableReceipt[], context: LiveAuditContext): Promise<void> {
   return deps.audit.append(receipts.map((receipt) => auditRowOf(receipt, context)))
 }
 
 /** One live receipt for `mic`, answered only after its audit row is committed. */
-export async function issueLiveReceipt(deps: DomainDeps, mic: Mic, context: LiveAuditContext, snapshot?: CalendarSnapshot): Promise<MarketReceipt> {
+export async function issueLiveReceipt(deps: IssueDeps, mic: Mic, context: LiveAuditContext, snapshot?: CalendarSnapshot): Promise<MarketReceipt> {
   const now = deps.clock.now()
   const receipt = signOrFail(deps, await resolveStatus(deps, mic, now, snapshot), 'live', now)
   await logLiveReceipts(deps, [receipt], context)
@@ -54,7 +54,7 @@ export async function issueLiveReceipt(deps: DomainDeps, mic: Mic, context: Live
  * issueLiveReceipt for a surface that answers the receipt alone (GET /v5/status): its JSON text,
  * the very bytes the audit row stores, so the receipt is serialised once instead of twice.
  */
-export async function issueLiveReceiptJson(deps: DomainDeps, mic: Mic, context: LiveAuditContext): Promise<string> {
+export async function issueLiveReceiptJson(deps: IssueDeps, mic: Mic, context: LiveAuditContext): Promise<string> {
   const now = deps.clock.now()
   const row = auditRowOf(signOrFail(deps, await resolveStatus(deps, mic, now), 'live', now), context)
   await deps.audit.append([row])
@@ -62,7 +62,7 @@ export async function issueLiveReceiptJson(deps: DomainDeps, mic: Mic, context: 
 }
 
 /** Several live receipts signed at one instant (the batch surface), logged in one commit. */
-export async function signLiveReceipts(deps: DomainDeps, resolutions: readonly Resolution[], now: number, context: LiveAuditContext): Promise<MarketReceipt[]> {
+export async function signLiveReceipts(deps: IssueDeps, resolutions: readonly Resolution[], now: number, context: LiveAuditContext): Promise<MarketReceipt[]> {
   const receipts = resolutions.map((resolution) => signOrFail(deps, resolution, 'live', now))
   await logLiveReceipts(deps, receipts, context)
   return receipts

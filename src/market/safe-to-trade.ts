@@ -10,6 +10,8 @@ import type { Resolution } from './resolve'
 export const REASON_CODES = ['VENUE_NOT_OPEN', 'VENUE_REALTIME_HALT', 'VENUE_OVERRIDE_ACTIVE', 'VENUE_TIER2_UNKNOWN', 'CROSS_VENUE_SCAN_UNAVAILABLE'] as const
 export type SafeReason = (typeof REASON_CODES)[number]
 export const MAX_INSTRUMENT_LENGTH = 64
+/** Requests per minute per client address on the public sample door (the paid door has no such limit). */
+export const SAMPLE_DOOR_PER_MINUTE = 60
 
 export interface SampleQuery {
   venue?: string

@@ -4,7 +4,7 @@
 // receipts accepts them for 60 seconds); each market status is evaluated at the vector's fixed
 // instant, published unsigned as synthetic_time beside the receipt. They are demo-mode receipts
 // (signed receipt_mode) for testing verifiers only: never act on them.
-import type { AppDeps } from '../deps'
+import type { IssueDeps } from './deps'
 import { canonicalPayload } from '../crypto/canonical'
 import { SIGNED_FIELDS } from '../crypto/receipt-fields'
 import { statusAt } from '../calendar/engine'
@@ -27,7 +27,7 @@ const NOTE =
   'For testing verifiers only; never trade on them. Signed afresh on every call: issued_at and expires_at are the signing time, so a verifier that refuses expired receipts accepts them for 60 seconds. ' +
   'Each status is the venue\'s status at synthetic_time (unsigned, beside the receipt), not now; the receipts are in demo mode (receipt_mode is signed) and their receipt ids are fixed and reserved for vectors.'
 
-export function conformanceVectors(deps: Pick<AppDeps, 'signer' | 'config' | 'calendars' | 'clock'>) {
+export function conformanceVectors(deps: Pick<IssueDeps, 'signer' | 'config' | 'calendars' | 'clock'>) {
   const key = deps.signer.key!
   const now = deps.clock.now()
   const vectors = VECTORS.map((vector) => {

@@ -1,7 +1,7 @@
 // Who is calling the tool endpoint, and what a status call costs them. Anonymous callers get a
 // small daily allowance of live receipts per client address (spec 5 rule 4 keeps the endpoint
 // public); a bearer token from /oauth/token makes the call its key's, metered like /v5/status.
-import type { AppDeps } from '../deps'
+import type { McpDeps } from './deps'
 import { resolveBearer } from '../accounts/bearer'
 import { meter } from '../accounts/meter-answer'
 import type { AccountRow } from '../accounts/store'
@@ -12,7 +12,7 @@ import { utcDay } from './usage'
 
 export type McpAccess = { kind: 'ok'; caller: ToolCaller; clientHash: string } | { kind: 'rejected'; response: Response }
 
-function anonymousLimitReached(deps: AppDeps, limit: number): ApiError {
+function anonymousLimitReached(deps: Pick<McpDeps, 'config'>, limit: number): ApiError {
   const base = deps.config.publicBaseUrl
   return new ApiError(
     429,
@@ -24,9 +24,9 @@ function anonymousLimitReached(deps: AppDeps, limit: number): ApiError {
 }
 
 /** The status tool's price when a key's free quota is spent (the same as /v5/status). */
-const statusOffer = (deps: AppDeps) => ({ resourceUrl: `${deps.config.publicBaseUrl}/v5/status`, price: deps.config.x402.statusPrice, description: 'Signed market status receipt' })
+const statusOffer = (deps: Pick<McpDeps, 'config'>) => ({ resourceUrl: `${deps.config.publicBaseUrl}/v5/status`, price: deps.config.x402.statusPrice, description: 'Signed market status receipt' })
 
-function keyCaller(deps: AppDeps, account: AccountRow): ToolCaller {
+function keyCaller(deps: McpDeps, account: AccountRow): ToolCaller {
   return {
     async admitStatusCall() {
       const metered = await meter(deps, account, '/mcp:get_market_status', statusOffer(deps))
@@ -43,7 +43,7 @@ function keyCaller(deps: AppDeps, account: AccountRow): ToolCaller {
  * Anonymous (no Authorization header), or the key behind a bearer token from /oauth/token. A
  * header that is not a live token is a 401 with the RFC 9728 challenge, never an anonymous call.
  */
-export async function mcpCaller(deps: AppDeps, request: Request, address: string, now: number): Promise<McpAccess> {
+export async function mcpCaller(deps: McpDeps, request: Request, address: string, now: number): Promise<McpAccess> {
   const day = utcDay(now)
   const clientHash = await deps.mcpUsage.clientHash(address, day)
   const bearer = await resolveBearer(deps, request.headers.get('authorization'))

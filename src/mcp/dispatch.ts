@@ -1,6 +1,6 @@
 // Answering JSON-RPC messages: initialize, ping, tools/list, tools/call; batches; notifications.
 // Stateless: nothing is remembered between HTTP requests (no Mcp-Session-Id is issued).
-import type { AppDeps } from '../deps'
+import type { McpDeps, McpToolDeps } from './deps'
 import { ApiError, storageFull, storageRefusal, storageUnavailable } from '../http/errors'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
@@ -27,7 +27,7 @@ const INSTRUCTIONS =
   '(or with verify_receipt). get_market_schedule is the unsigned calendar view; get_market_calendar lists sessions, holidays and phases by date.'
 
 export interface DispatchContext {
-  deps: AppDeps
+  deps: McpToolDeps & Pick<McpDeps, 'log'>
   caller: ToolCaller
   /** The version the client declared in the MCP-Protocol-Version header, if any. */
   version: ProtocolVersion | null

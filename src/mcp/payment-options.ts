@@ -1,12 +1,12 @@
 // The get_payment_options answer: every way to get access on this installation, from the pricing
 // document (src/catalogue/pricing.ts: configuration and the constants the accounts and payments
 // code enforces, and only what is configured), plus the OAuth token exchange of the tool endpoint.
-import type { AppDeps } from '../deps'
+import type { McpToolDeps } from './deps'
 import { pricing, x402Terms } from '../catalogue/pricing'
 import { SANDBOX_CALLS, SANDBOX_DAYS } from '../catalogue/limits'
 import { TOKEN_LIFETIME_SECONDS } from '../accounts/tokens'
 
-export function paymentOptions(deps: Pick<AppDeps, 'config'>) {
+export function paymentOptions(deps: Pick<McpToolDeps, 'config'>) {
   const { config } = deps
   const base = config.publicBaseUrl
   const offer = pricing(config)

@@ -1,7 +1,7 @@
 // POST /mcp: the tool endpoint (JSON-RPC 2.0 over Streamable HTTP, JSON responses only).
 // GET and every other method answer 405 with Allow: POST (spec 4.5); OPTIONS is the CORS preflight.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../deps'
+import type { McpDeps } from './deps'
 import { jsonResponse, storageRefusal } from '../http/errors'
 import { BodyError, readBody } from '../http/body'
 import { responses } from '../http/openapi'
@@ -23,7 +23,7 @@ const rpcError = (status: number, code: number, message: string, headers: Record
   jsonResponse(errorResponse(null, code, message, data), status, headers)
 
 /** A failure before any message could be answered, as JSON-RPC: a storage error is 503 with the error object, anything else 500. */
-function requestFailure(deps: AppDeps, error: unknown): Response {
+function requestFailure(deps: Pick<McpDeps, 'log'>, error: unknown): Response {
   const refusal = storageRefusal(error)
   if (refusal) {
     deps.log.error('tool endpoint: storage refused the request', { error: refusal.errorCode })
@@ -50,7 +50,7 @@ const notAllowedDoc = (why: string) => ({
 /** How many messages in a parsed body are requests or notifications (for usage counts). */
 const messageCount = (body: unknown) => (Array.isArray(body) ? body.length : 1)
 
-export function mcpRoutes(deps: AppDeps) {
+export function mcpRoutes(deps: McpDeps) {
   const anonymousRate = new RateLimiter(deps.config.mcp.anonymousRatePerMinute)
   const rateLimited = (decision: RateDecision) => {
     const error = { error: 'RATE_LIMITED', message: `anonymous callers may send ${decision.limit} messages a minute from one address (a batch counts each element); retry in ${decision.retryAfterSeconds} s, or use a bearer token from /oauth/token`, retry_after_seconds: decision.retryAfterSeconds }

@@ -3,7 +3,7 @@
 // route answers. Failures the caller can act on are tool results with isError, never JSON-RPC errors.
 import Type, { type TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
-import type { AppDeps } from '../deps'
+import type { McpToolDeps } from './deps'
 import { ApiError } from '../http/errors'
 import { parseMic } from '../calendar/mic-param'
 import { SUPPORTED_MICS, type Mic } from '../calendar/mics'
@@ -33,7 +33,7 @@ export interface ToolDefinition {
   title: string
   description: string
   inputSchema: TSchema
-  run(deps: AppDeps, args: Record<string, unknown>, caller: ToolCaller): Promise<Record<string, unknown>>
+  run(deps: McpToolDeps, args: Record<string, unknown>, caller: ToolCaller): Promise<Record<string, unknown>>
 }
 
 const MicArgument = Type.String({ description: `ISO 10383 MIC, one of ${SUPPORTED_MICS.join(', ')}; default XNYS`, minLength: 1, maxLength: 8 })

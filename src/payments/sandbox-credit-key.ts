@@ -1,7 +1,7 @@
 // The x402 path of POST /v5/sandbox: an on-chain transfer of at least 0.001 USDC buys a credit
 // key (svc_crd_) holding 10 credits, with no e-mail. The proof is spent in the same transaction
 // that creates the key, so one transfer makes one key however many requests carry it.
-import type { AppDeps } from '../deps'
+import type { PurchaseDeps } from './deps'
 import { displayPrefix } from '../accounts/keys'
 import { PaymentRefused } from './errors'
 import { answeringPaymentErrors, spendTransfer, verifiedTransferOf } from './service'
@@ -16,7 +16,7 @@ export interface SandboxCreditKey {
   paid_atomic: string
 }
 
-export async function buySandboxCreditKey(deps: AppDeps, headers: Headers): Promise<SandboxCreditKey> {
+export async function buySandboxCreditKey(deps: PurchaseDeps, headers: Headers): Promise<SandboxCreditKey> {
   const context = { resourceUrl: `${deps.config.publicBaseUrl}/v5/sandbox`, price: SANDBOX_X402_PRICE_USDC, description: `Sandbox credit key (${SANDBOX_X402_CREDITS} credits)`, purpose: 'sandbox' }
   return answeringPaymentErrors(deps.config, context, async () => {
     const transfer = await verifiedTransferOf(deps, headers, SANDBOX_X402_PRICE_USDC)

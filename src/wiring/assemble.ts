@@ -1,11 +1,11 @@
 // The app's services over one backend's stores: what sqliteDeps and postgresDeps share. Domain
 // objects get their stores passed in here; nothing below this layer knows the backend.
-import type { AppDeps, DepsParts } from '../deps'
+import type { AppDeps } from '../app'
 import type { Stores } from './stores'
 import { cachedAccountStore } from '../accounts/cache'
 import { OverrideService } from '../market/overrides/service'
 import { HaltMonitor } from '../market/halts/monitor'
-import { SAMPLE_DOOR_PER_MINUTE } from '../market/routes/safe-to-trade-shared'
+import { SAMPLE_DOOR_PER_MINUTE } from '../market/safe-to-trade'
 import { AuditLog } from '../audit/log'
 import { auditTrail } from '../audit/trail'
 import { RateLimiter } from '../http/rate-limit'
@@ -25,6 +25,9 @@ import { Leadership } from '../store/leadership'
 import { leaseHolder, storageHealth, type NodeInfo } from '../store/node'
 import { transparencyServices } from './transparency'
 import { calendarUpdateServices } from '../calendar/updates/services'
+
+/** The parts every backend's wiring takes from main.ts (or a test). */
+export type DepsParts = Pick<AppDeps, 'config' | 'clock' | 'log' | 'signer' | 'calendars'>
 
 export interface AssembleOptions {
   /** A lease holder known to be dead, whose jobs are taken at once (SQLite: localHolderIsDead). */

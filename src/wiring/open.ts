@@ -2,7 +2,7 @@
 // database of DATABASE_URL; migrating it; checking the signing key against the one the database
 // records; and building the app's dependencies over it. main.ts turns the errors into exit codes.
 import type { Database } from 'bun:sqlite'
-import type { AppDeps, DepsParts } from '../deps'
+import type { AppDeps } from '../app'
 import { maskUrlPassword } from '../config'
 import { openDatabase, synchronousMode, type Durability } from '../store/database'
 import { startCheckpoints } from '../store/checkpoints'
@@ -12,7 +12,7 @@ import { openPostgres } from '../store/postgres'
 import { applyPostgresMigrations } from '../store/postgres-migrate'
 import { checkSigningKey, sqliteKeyRecordStore, type KeyRecordStore } from '../store/key-record'
 import { postgresKeyRecordStore } from '../store/key-record-postgres'
-import { assembleDeps } from './assemble'
+import { assembleDeps, type DepsParts } from './assemble'
 import { sqliteStores, SQLITE_OPTIONS } from './sqlite'
 import { postgresStores } from './postgres'
 import type { Stores } from './stores'

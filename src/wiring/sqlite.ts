@@ -2,9 +2,9 @@
 // bun:sqlite database in WAL mode. main.ts opens and migrates the file and passes it in.
 import type { Database } from 'bun:sqlite'
 import type { Config } from '../config'
-import type { AppDeps, DepsParts } from '../deps'
+import type { AppDeps } from '../app'
 import type { Stores } from './stores'
-import { assembleDeps, type AssembleOptions } from './assemble'
+import { assembleDeps, type AssembleOptions, type DepsParts } from './assemble'
 import { sqliteAccountStore } from '../accounts/store'
 import { sqliteMeterWrites, sqliteUsageStore } from '../accounts/usage-store'
 import { sqliteTokenStore } from '../accounts/tokens'

@@ -1,6 +1,6 @@
 // POST and GET /v1/witness/checkpoints, and the spec page their errors link to.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../deps'
+import type { WitnessDeps } from './deps'
 import { ApiError } from '../http/errors'
 import { jsonBody, responses } from '../http/openapi'
 import { clientAddress } from '../http/client-address'
@@ -24,12 +24,12 @@ const WITNESS_PATH = /^(?:https?:\/\/[^/]*)?\/v1\/witness\//
  * parameter) in the witness error shape: 400 bad_request with docs (witness.md 4.3), the app's
  * code kept as `reason`.
  */
-export function witnessRefusalShape(deps: Pick<AppDeps, 'config'>) {
+export function witnessRefusalShape(deps: Pick<WitnessDeps, 'config'>) {
   const docsUrl = `${deps.config.publicBaseUrl}/v1/witness/spec`
   return (url: string, error: ApiError): ApiError => (WITNESS_PATH.test(url) && error.status === 400 ? new ApiError(400, 'bad_request', error.message, { reason: error.errorCode, ...error.extra, docs: docsUrl }, error.headers) : error)
 }
 
-export function witnessRoutes(deps: AppDeps) {
+export function witnessRoutes(deps: WitnessDeps) {
   const docsUrl = `${deps.config.publicBaseUrl}/v1/witness/spec`
   const fail = (status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
     new ApiError(status, code, message, { docs: docsUrl, ...extra }, headers)

@@ -6,7 +6,7 @@
 // announce, and after A clears the override the resumption is announced once.
 import { expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import type { AppDeps } from '../../src/deps'
+import type { AppDeps } from '../../src/app'
 import { loadConfig } from '../../src/config'
 import { memoryLogger } from '../../src/log'
 import { sqliteDeps } from '../../src/wiring/sqlite'

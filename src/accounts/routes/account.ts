@@ -1,6 +1,6 @@
 // GET /v5/account: the calling key's plan, account status and key prefix (spec 2.7 Account).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AccountsDeps } from '../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { checkApiKey, keyCheckError } from '../key-check'
 import { accountUsable } from '../keys'
@@ -9,7 +9,7 @@ import { responses } from '../../http/openapi'
 
 export const AccountSchema = t.Object({ plan: t.String(), status: t.Union([t.Literal('active'), t.Literal('suspended'), t.Literal('cancelled')]), key_prefix: t.Union([t.String(), t.Null()]) })
 
-export function accountRoute(deps: AppDeps) {
+export function accountRoute(deps: AccountsDeps) {
   return new Elysia({ name: 'accounts-account' }).get(
     '/v5/account',
     async ({ request }) => {

@@ -2,7 +2,7 @@
 // message commit together before the answer; the mail job sends it. 3 per client address (and
 // per recipient) per 24 hours. Without SMTP configured: 503, and no key is made.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AccountsDeps } from '../deps'
 import { ApiError, badRequest, jsonResponse } from '../../http/errors'
 import { jsonBody, responses } from '../../http/openapi'
 import { AllowanceExhausted } from '../self-service'
@@ -12,7 +12,7 @@ import { callerAddress, parseEmail, rateLimited, readJsonObject } from './input'
 const notAllowed = () => jsonResponse({ error: 'METHOD_NOT_ALLOWED', message: 'ask for a key with POST {"email": "…"}' }, 405, { allow: 'POST, OPTIONS' })
 const notAllowedDoc = { detail: { tags: ['accounts'], summary: 'Not supported (POST only)', responses: responses({ 405: 'METHOD_NOT_ALLOWED' }) } }
 
-export function emailKeyRoutes(deps: AppDeps) {
+export function emailKeyRoutes(deps: AccountsDeps) {
   return new Elysia({ name: 'accounts-email-key' })
     .post(
       '/v5/keys/request',

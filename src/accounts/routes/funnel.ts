@@ -1,12 +1,12 @@
 // GET /v5/funnel?date= (operator: ADMIN_KEY in X-Oracle-Key): keys issued that UTC day by channel
 // (top of funnel) and the share of them that made a metered call (conversion).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AccountsDeps } from '../deps'
 import { authPlugin } from '../../http/auth'
 import { responses } from '../../http/openapi'
 import { parseDateParam } from '../../audit/dates'
 
-export function funnelRoutes(deps: AppDeps) {
+export function funnelRoutes(deps: AccountsDeps) {
   // A key counts as converted when its row records a use, or the audit log holds a receipt it paid for.
   const usedInAudit = async (keyHash: string) => (await deps.audit.store.keyReceipts({ keyHash, limit: 1 })).length > 0
   return new Elysia({ name: 'accounts-funnel' }).use(authPlugin(deps)).get(

@@ -1,6 +1,6 @@
 // The account surfaces as one plugin (app.ts composes one .use() per domain; see audit/routes/index.ts for why).
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AccountsDeps } from '../deps'
 import { instantKeyRoutes } from './instant'
 import { emailKeyRoutes } from './email-key'
 import { funnelRoutes } from './funnel'
@@ -10,7 +10,7 @@ import { oauthTokenRoute } from './oauth-token'
 import { oauthMetadataRoutes } from './oauth-metadata'
 import { pricingRoutes } from './pricing'
 
-export function accountRoutes(deps: AppDeps) {
+export function accountRoutes(deps: AccountsDeps) {
   return new Elysia({ name: 'account-routes' })
     .use(instantKeyRoutes(deps))
     .use(emailKeyRoutes(deps))

@@ -1,6 +1,6 @@
 // Shared input handling of the self-service key surfaces: a small JSON object body, e-mail
 // addresses, the client address, and the answers for used-up allowances.
-import type { AppDeps } from '../../deps'
+import type { SandboxKeyDeps } from '../deps'
 import { ApiError, badRequest } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 import { clientAddress, type PeerSource } from '../../http/client-address'
@@ -8,7 +8,7 @@ import { clientAddress, type PeerSource } from '../../http/client-address'
 export const KEY_BODY_LIMIT = 4096
 
 /** The body as a JSON object; anything else is 400 with `code`. An empty body is an empty object. */
-export async function readJsonObject(request: Request, deps: AppDeps, code: string, shape: string): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: Request, deps: Pick<SandboxKeyDeps, 'config' | 'log'>, code: string, shape: string): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, KEY_BODY_LIMIT, deps)
   if (!text.trim()) return {}
   try {
@@ -30,7 +30,7 @@ export function parseEmail(value: unknown): string | null {
   return email.length <= 254 && EMAIL.test(email) ? email : null
 }
 
-export function callerAddress(request: Request, deps: AppDeps, server: PeerSource | null): string {
+export function callerAddress(request: Request, deps: Pick<SandboxKeyDeps, 'config'>, server: PeerSource | null): string {
   return clientAddress(request, deps.config.clientIpHeader, server)
 }
 

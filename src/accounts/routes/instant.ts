@@ -1,7 +1,7 @@
 // POST /v5/keys/instant {agent_id}: a free key in one call, once per agent_id; 10 per client
 // address per UTC day. A repeat for the same agent_id says only that it has a key (and counts).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AccountsDeps } from '../deps'
 import { badRequest } from '../../http/errors'
 import { jsonBody, responses } from '../../http/openapi'
 import { AllowanceExhausted } from '../self-service'
@@ -18,7 +18,7 @@ function parseAgentId(value: unknown): string {
   return agentId
 }
 
-export function instantKeyRoutes(deps: AppDeps) {
+export function instantKeyRoutes(deps: AccountsDeps) {
   return new Elysia({ name: 'accounts-instant' }).post(
     '/v5/keys/instant',
     async ({ request, server }) => {

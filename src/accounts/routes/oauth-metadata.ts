@@ -1,7 +1,7 @@
 // OAuth discovery: RFC 8414 authorization server metadata, RFC 9728 protected resource metadata
 // (at the root and path-inserted for /mcp), and an authorization endpoint that only says no.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AccountsDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import { authorizationServerMetadata, OAuthError, protectedResourceMetadata } from '../oauth'
 
@@ -10,7 +10,7 @@ const JSON_CACHED = { 'content-type': 'application/json; charset=utf-8', 'cache-
 const unsupported = () =>
   new OAuthError(400, 'unsupported_response_type', 'this server has no interactive authorization; get a token with grant_type=client_credentials at the token endpoint').toResponse()
 
-export function oauthMetadataRoutes(deps: AppDeps) {
+export function oauthMetadataRoutes(deps: AccountsDeps) {
   const resourceDoc = { detail: { tags: ['accounts'], summary: 'RFC 9728 protected resource metadata of the tool endpoint (/mcp)', responses: responses({ 200: ['Protected resource metadata', t.Object({ resource: t.String(), authorization_servers: t.Array(t.String()) }, { additionalProperties: true })] }) } }
   // RFC 6749 3.1: the authorization endpoint MUST ignore unrecognised request parameters, so its
   // query is declared open-ended (the one exception to the unknown-parameter refusal).

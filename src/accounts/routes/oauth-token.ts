@@ -1,7 +1,7 @@
 // POST /oauth/token: client credentials (form body) → a bearer token for the tool endpoint.
 // Errors in the RFC 6749 shape {error, error_description}; other methods 405.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AccountsDeps } from '../deps'
 import { BodyError, readBody } from '../../http/body'
 import { responses } from '../../http/openapi'
 import { clientCredentialsGrant, OAuthError } from '../oauth'
@@ -15,7 +15,7 @@ const OAuthErrorSchema = t.Object({ error: t.String(), error_description: t.Stri
 
 const notAllowedDoc = { detail: { tags: ['accounts'], summary: 'Not supported (POST only)', responses: responses({ 405: ['invalid_request, with Allow: POST, OPTIONS', OAuthErrorSchema] }) } }
 
-export function oauthTokenRoute(deps: AppDeps) {
+export function oauthTokenRoute(deps: AccountsDeps) {
   return new Elysia({ name: 'accounts-oauth-token' })
     .post(
       '/oauth/token',

@@ -2,7 +2,7 @@
 // a page for a browser (Accept naming text/html before, or without, application/json). Every
 // upgrade_url points here unless WITNESS_PRICING_URL names the operator's own page.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AccountsDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import { pricing } from '../../catalogue/pricing'
 import { pricingPage } from '../pricing-page'
@@ -27,7 +27,7 @@ export function prefersHtml(accept: string | null): boolean {
   return html > 0 && html >= quality(accept, 'application/json')
 }
 
-export function pricingRoutes(deps: AppDeps) {
+export function pricingRoutes(deps: AccountsDeps) {
   return new Elysia({ name: 'accounts-pricing' }).get(
     '/pricing',
     ({ request }) => {

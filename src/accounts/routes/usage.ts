@@ -1,6 +1,6 @@
 // GET /v5/usage: requests today and this month, limits and what happens past them (spec 2.7 Usage).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AccountsDeps } from '../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../key-check'
 import { responses } from '../../http/openapi'
@@ -26,7 +26,7 @@ export const UsageSchema = t.Object({
   expires_at: t.Optional(t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'sandbox keys only' })),
 })
 
-export function usageRoute(deps: AppDeps) {
+export function usageRoute(deps: AccountsDeps) {
   return new Elysia({ name: 'accounts-usage' }).get(
     '/v5/usage',
     async ({ request }) => usageReport(deps, await requireAccount(deps, request.headers.get(API_KEY_HEADER))),

@@ -1,6 +1,6 @@
 // GET /v5/archive?mic=&date=&cursor=: every live receipt of one MIC and UTC day, in log order.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AuditDeps } from '../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
@@ -9,7 +9,7 @@ import { parseCursor, parseDateParam, utcDay } from '../dates'
 import { archivePageJson, checkArchiveWindow } from '../queries'
 import { JSON_CONTENT_TYPE } from '../../http/json-text'
 
-export function archiveRoutes(deps: AppDeps) {
+export function archiveRoutes(deps: AuditDeps) {
   return new Elysia({ name: 'audit-archive' }).get(
     '/v5/archive',
     async ({ query, request, set }) => {

@@ -1,6 +1,6 @@
 // GET /v5/audit/chain?days=: the latest sealed digests and whether each links to the day before.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AuditDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { auditChain } from '../digest'
@@ -13,7 +13,7 @@ function parseDays(raw: string | undefined): number {
   return Number(raw)
 }
 
-export function chainRoutes(deps: AppDeps) {
+export function chainRoutes(deps: AuditDeps) {
   return new Elysia({ name: 'audit-chain' }).get('/v5/audit/chain', async ({ query }) => auditChain(deps.audit.store, parseDays(query.days)), {
     query: t.Object({ days: t.Optional(t.String({ description: 'integer 1 to 30, default 7' })) }),
     detail: {

@@ -1,11 +1,11 @@
 // GET /v5/audit/digest?date=&cursor=: the daily digest (spec 2.7), signed once sealed.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AuditDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import { parseCursor, parseDateParam, utcDay } from '../dates'
 import { DIGEST_IDS_PAGE, dayDigest } from '../digest'
 
-export function digestRoutes(deps: AppDeps) {
+export function digestRoutes(deps: AuditDeps) {
   return new Elysia({ name: 'audit-digest' }).get(
     '/v5/audit/digest',
     async ({ query }) => {

@@ -1,6 +1,6 @@
 // GET /v5/audit/proof?receipt_id=: RFC 6962 inclusion proof of a live receipt in its day's tree.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AuditDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { requiredByRoute, responses } from '../../http/openapi'
 import { addDays } from '../dates'
@@ -8,7 +8,7 @@ import { inclusionProof } from '../queries'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-export function proofRoutes(deps: AppDeps) {
+export function proofRoutes(deps: AuditDeps) {
   return new Elysia({ name: 'audit-proof' }).get(
     '/v5/audit/proof',
     async ({ query }) => {

@@ -1,6 +1,6 @@
 // GET /v5/receipts?limit=&mic=&from=: the calling key's own live receipts as audit rows.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { AuditDeps } from '../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
@@ -9,7 +9,7 @@ import { keyReceipts, parseFrom, parseLimit } from '../queries'
 
 const AuditRowSchema = t.Object({ mic: t.String(), status: t.String(), source: t.String(), issued_at: t.String(), schema_version: t.String() })
 
-export function receiptListRoutes(deps: AppDeps) {
+export function receiptListRoutes(deps: AuditDeps) {
   return new Elysia({ name: 'audit-receipts' }).get(
     '/v5/receipts',
     async ({ query, request }) => {

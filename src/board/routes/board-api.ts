@@ -2,7 +2,7 @@
 // board page and anyone who wants the same at a glance. Public: no key, nothing signed, nothing
 // metered; cacheable for one second; readable from any origin.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { BoardDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import { DAY_KINDS } from '../../calendar/days'
 import { PHASES } from '../../calendar/phases'
@@ -58,7 +58,7 @@ export const BoardSchema = t.Object(
   { additionalProperties: false },
 )
 
-export function boardApiRoutes(deps: AppDeps) {
+export function boardApiRoutes(deps: BoardDeps) {
   return new Elysia({ name: 'board-api' }).get(
     '/v5/board',
     async ({ set }) => {

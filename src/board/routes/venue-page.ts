@@ -2,7 +2,7 @@
 // clock changes, data version, basis and sources). An unknown MIC is 400 UNKNOWN_MIC: as a page
 // for a browser, as the error object for anyone else.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { BoardDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
@@ -11,7 +11,7 @@ import { pageError } from '../pages/error-page'
 import { venuePageBody } from '../pages/venue-page'
 import { venueDetails } from '../venue-details'
 
-export function venuePageRoutes(deps: AppDeps) {
+export function venuePageRoutes(deps: BoardDeps) {
   return new Elysia({ name: 'board-venue-page' }).get(
     '/venue/:mic',
     async ({ params, request }) => {

@@ -2,13 +2,13 @@
 // show them with their receipts. A lookup counts against the same per-address limit as
 // GET /v1/witness/checkpoints; a refused lookup answers the page with the reason and its status.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { BoardDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import { pageResponse } from '../layout'
 import { witnessPageBody } from '../pages/witness-page'
 import { lookupWitnessSession } from '../witness-lookup'
 
-export function witnessPageRoutes(deps: AppDeps) {
+export function witnessPageRoutes(deps: BoardDeps) {
   return new Elysia({ name: 'board-witness-page' }).get(
     '/witness',
     async ({ request, server, query }) => {

@@ -1,10 +1,10 @@
 // POST /v5/admin/schedules/reload: validate and load changed calendar files without a restart.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { authPlugin } from '../../http/auth'
 import { responses } from '../../http/openapi'
 
-export function calendarAdminRoutes(deps: AppDeps) {
+export function calendarAdminRoutes(deps: CalendarDeps) {
   return new Elysia({ name: 'calendar-admin' }).use(authPlugin(deps)).post('/v5/admin/schedules/reload', () => deps.calendars.reload('admin'), {
     admin: true,
     detail: {

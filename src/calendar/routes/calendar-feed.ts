@@ -3,7 +3,7 @@
 // generation and UTC day (its window starts 30 days back) and then served from memory.
 import { createHash } from 'node:crypto'
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { unavailableReason } from '../directory'
@@ -54,7 +54,7 @@ export function matchesEtag(header: string | null, etag: string): boolean {
   })
 }
 
-export function calendarFeedRoutes(deps: AppDeps) {
+export function calendarFeedRoutes(deps: CalendarDeps) {
   let cache: { generation: number; startDay: number; feeds: Map<string, Feed> } | null = null
   return new Elysia({ name: 'calendar-feed' }).get(
     '/v5/calendar/:feed',

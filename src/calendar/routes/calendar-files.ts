@@ -3,7 +3,7 @@
 // data_version, SHA-256, size) with its serial, signed by the calendar-publisher key of /v5/keys;
 // a file is served as the exact bytes the manifest hashes. ETag and 304 on both.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../mic-param'
@@ -13,7 +13,7 @@ const FILE_NAME = /^(.+)\.json$/
 /** Followers poll with If-None-Match: always revalidate (a 304 costs nothing). */
 const CACHE_CONTROL = 'no-cache'
 
-export function calendarFileRoutes(deps: AppDeps) {
+export function calendarFileRoutes(deps: CalendarDeps) {
   const { publisher } = deps.calendarUpdates
   return new Elysia({ name: 'calendar-files' })
     .get(

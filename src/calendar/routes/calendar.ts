@@ -1,6 +1,6 @@
 // GET /v5/calendar: a venue's days over a date range (unsigned; calendar only).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import { marketCalendar } from '../calendar-answer'
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../date-range'
@@ -26,7 +26,7 @@ export const CALENDAR_QUERY = t.Object({
   to: t.Optional(t.String({ description: `last local date YYYY-MM-DD (inclusive), default from + ${DEFAULT_RANGE_DAYS} days; at most ${MAX_RANGE_DAYS} days per call` })),
 })
 
-export function calendarRoutes(deps: AppDeps) {
+export function calendarRoutes(deps: CalendarDeps) {
   return new Elysia({ name: 'calendar-days' }).get('/v5/calendar', ({ query }) => marketCalendar(deps.calendars, query, deps.clock.now()), {
     query: CALENDAR_QUERY,
     detail: {

@@ -3,7 +3,7 @@
 // before and after), newest first, paged; and the same as an Atom feed, one entry per venue and reload.
 import { createHash } from 'node:crypto'
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { SUPPORTED_RANGE, parseUtcInstant } from '../../utc'
@@ -64,7 +64,7 @@ const ChangeSchema = t.Object(
   { additionalProperties: false },
 )
 
-export function calendarChangeRoutes(deps: AppDeps) {
+export function calendarChangeRoutes(deps: CalendarDeps) {
   const store = deps.calendarUpdates.changes
   return new Elysia({ name: 'calendar-changes' })
     .get(

@@ -1,11 +1,11 @@
 // GET /v5/dst-risk: the next daylight-saving transition and its effect on naive agents.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import type { CompiledCalendar } from '../compile'
 import { dstRisk } from '../dst-risk'
 
-export function dstRiskRoutes(deps: AppDeps) {
+export function dstRiskRoutes(deps: CalendarDeps) {
   // Recomputed when the calendars change or the next transition is reached: until then the
   // answer is the same for every "now" (the transitions are exact instants, not "now" + steps).
   let cache: { generation: number; validUntil: number; body: ReturnType<typeof dstRisk> } | null = null

@@ -1,6 +1,6 @@
 // GET /v5/historical: unsigned reconstruction of the calendar status at an instant.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { requiredByRoute, responses } from '../../http/openapi'
 import { identityOf, unavailableReason } from '../directory'
@@ -9,7 +9,7 @@ import { PHASES } from '../phases'
 import { parseMic } from '../mic-param'
 import { SUPPORTED_RANGE, parseUtcInstant } from '../../utc'
 
-export function historicalRoutes(deps: AppDeps) {
+export function historicalRoutes(deps: CalendarDeps) {
   return new Elysia({ name: 'calendar-historical' }).get(
     '/v5/historical',
     ({ query }) => {

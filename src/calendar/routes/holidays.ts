@@ -1,7 +1,7 @@
 // GET /v5/holidays and /v5/holidays/upcoming: closures, early closes, late opens, special
 // sessions and provisional dates across venues (unsigned; calendar only).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, parseDateRange, parseUpcomingDays, parseYear, todayDay } from '../date-range'
@@ -23,7 +23,7 @@ const holidaysBody = (extra = {}) =>
 const MIC_FILTER = t.Optional(t.String({ description: 'one MIC; default every venue' }))
 const micFilter = (raw: string | undefined) => (raw === undefined || raw === '' ? undefined : parseMic(raw))
 
-export function holidayRoutes(deps: AppDeps) {
+export function holidayRoutes(deps: CalendarDeps) {
   return new Elysia({ name: 'calendar-holidays' })
     .get(
       '/v5/holidays',

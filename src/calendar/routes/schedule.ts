@@ -1,6 +1,6 @@
 // GET /v5/schedule: the unsigned calendar view of one venue.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { CalendarDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import { identityOf, unavailableReason } from '../directory'
 import { parseMic } from '../mic-param'
@@ -24,7 +24,7 @@ const ScheduleSchema = t.Object(
   { additionalProperties: true },
 )
 
-export function scheduleRoutes(deps: AppDeps) {
+export function scheduleRoutes(deps: CalendarDeps) {
   return new Elysia({ name: 'calendar-schedule' }).get(
     '/v5/schedule',
     ({ query }) => {

@@ -1,12 +1,12 @@
 // DELETE /v5/webhooks/{webhook_id}: removes the subscription and its undelivered deliveries.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DeliveryDeps } from '../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { ownedWebhook } from './owned'
 
-export function deleteRoutes(deps: AppDeps) {
+export function deleteRoutes(deps: DeliveryDeps) {
   return new Elysia({ name: 'delivery-webhook-delete' }).delete(
     '/v5/webhooks/:webhook_id',
     async ({ request, params, set }) => {

@@ -1,9 +1,9 @@
 // GET /v5/webhooks/health (public): the dispatcher's last stored record; does not wake it.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DeliveryDeps } from '../deps'
 import { responses } from '../../http/openapi'
 
-export function healthRoutes(deps: AppDeps) {
+export function healthRoutes(deps: DeliveryDeps) {
   return new Elysia({ name: 'delivery-webhook-health' }).get(
     '/v5/webhooks/health',
     async ({ set }) => {

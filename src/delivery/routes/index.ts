@@ -1,6 +1,6 @@
 // The delivery surfaces (stream and webhooks) as one plugin, composed by app.ts with one .use().
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DeliveryDeps } from '../deps'
 import { streamRoutes } from './stream'
 import { subscribeRoutes } from './subscribe'
 import { listRoutes } from './list'
@@ -8,7 +8,7 @@ import { deleteRoutes } from './delete'
 import { testRoutes } from './test'
 import { healthRoutes } from './health'
 
-export function deliveryRoutes(deps: AppDeps) {
+export function deliveryRoutes(deps: DeliveryDeps) {
   return new Elysia({ name: 'delivery-routes' })
     .use(streamRoutes(deps, deps.delivery.streams))
     .use(healthRoutes(deps))

@@ -1,13 +1,13 @@
 // GET /v5/webhooks: the key's subscriptions (no secrets) with their count.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DeliveryDeps } from '../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
 import { webhookEntry } from '../webhooks/store'
 import { WebhookEntrySchema } from './schemas'
 
-export function listRoutes(deps: AppDeps) {
+export function listRoutes(deps: DeliveryDeps) {
   return new Elysia({ name: 'delivery-webhook-list' }).get(
     '/v5/webhooks',
     async ({ request }) => {

@@ -1,7 +1,7 @@
 // GET /v5/stream?mic=&key=: signed market_status receipts as server-sent events. The key may come
 // in the query because a browser EventSource cannot send headers; only the path is logged.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DeliveryDeps } from '../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
@@ -15,7 +15,7 @@ export const STREAM_RETRY_MS = 5000
 /** Frames a client may fall behind by before it is dropped (a reader that stopped reading). */
 const MAX_QUEUED_FRAMES = 64
 
-export function streamRoutes(deps: AppDeps, hub: StreamHub) {
+export function streamRoutes(deps: DeliveryDeps, hub: StreamHub) {
   return new Elysia({ name: 'delivery-stream' }).get(
     '/v5/stream',
     async ({ query, request, server }) => {

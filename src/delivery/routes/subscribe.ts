@@ -3,7 +3,7 @@
 // secret is answered once, after the row is committed.
 import { Elysia, t } from 'elysia'
 import { randomUUID } from 'node:crypto'
-import type { AppDeps } from '../../deps'
+import type { DeliveryDeps } from '../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../../accounts/key-check'
 import { ApiError, badRequest } from '../../http/errors'
@@ -25,12 +25,12 @@ const MAX_BODY_BYTES = 16 * 1024
  * with a stored state keeps it; a view this node's caches have not caught up with stores nothing
  * (the dispatcher's first sight does).
  */
-async function baselineNewMics(deps: AppDeps, mics: readonly Mic[]): Promise<void> {
+async function baselineNewMics(deps: DeliveryDeps, mics: readonly Mic[]): Promise<void> {
   const now = deps.clock.now()
   for (const mic of mics) await deps.delivery.baseline(mic, await resolveStatus(deps, mic, now), now)
 }
 
-export function subscribeRoutes(deps: AppDeps) {
+export function subscribeRoutes(deps: DeliveryDeps) {
   return new Elysia({ name: 'delivery-webhook-subscribe' }).post(
     '/v5/webhooks/subscribe',
     async ({ request }) => {

@@ -2,7 +2,7 @@
 // subscription's first MIC, signed like a real one, no retry. A paused subscription whose test
 // delivery succeeds is active again (the documented way to resume after a dead letter).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DeliveryDeps } from '../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
@@ -12,7 +12,7 @@ import { deliveryBody } from '../webhooks/payload'
 import { newMessageId } from '../webhooks/signing'
 import { ownedWebhook } from './owned'
 
-export function testRoutes(deps: AppDeps) {
+export function testRoutes(deps: DeliveryDeps) {
   return new Elysia({ name: 'delivery-webhook-test' }).post(
     '/v5/webhooks/test/:webhook_id',
     async ({ request, params }) => {

@@ -3,7 +3,7 @@
 // cheap check every second (no signing) notices a state change — override, halt, session
 // boundary, also one made by another process — and ticks at once instead of at the next interval.
 // HALTED is terminal: the `halted` event is sent and every stream of the MIC ends.
-import type { DomainDeps } from '../../domain-deps'
+import type { StreamDeps } from '../service-deps'
 import type { Mic } from '../../calendar/mics'
 import type { MarketReceipt } from '../../market/receipt'
 import { issueLiveReceipt } from '../../market/issue'
@@ -46,7 +46,7 @@ export class MicCoordinator {
 
   constructor(
     readonly mic: Mic,
-    private readonly deps: DomainDeps,
+    private readonly deps: StreamDeps,
     private readonly onIdle: (coordinator: MicCoordinator) => void,
     private readonly heartbeatMs = HEARTBEAT_MS,
   ) {}

@@ -5,7 +5,7 @@
 // notified (PostgreSQL, milliseconds) or at its next refresh (REFRESH_MS). Streams of a node that
 // died stop counting after STALE_MS.
 import { randomUUID } from 'node:crypto'
-import type { DomainDeps } from '../../domain-deps'
+import type { StreamDeps } from '../service-deps'
 import type { Mic } from '../../calendar/mics'
 import { MicCoordinator, HEARTBEAT_MS, type StreamClient } from './coordinator'
 import { replacedFrame } from './frames'
@@ -32,7 +32,7 @@ export class StreamHub {
   heartbeatMs = HEARTBEAT_MS
 
   constructor(
-    private readonly deps: DomainDeps,
+    private readonly deps: StreamDeps,
     private readonly registry: StreamRegistry,
     /** This node's name on its registry rows (its lease holder name: unique per process). */
     private readonly node: string,

@@ -7,7 +7,7 @@
 // subscription in the transaction that stores the new state, which first checks the change against
 // the overrides and halts stored now (transition.ts): a view that lags another node's change is
 // not announced, and the MIC is looked at again once the caches have caught up.
-import type { DomainDeps } from '../../domain-deps'
+import type { DispatcherDeps } from '../service-deps'
 import type { Mic } from '../../calendar/mics'
 import { resolveStatus } from '../../market/resolve'
 import { issueLiveReceipt } from '../../market/issue'
@@ -57,7 +57,7 @@ export class Dispatcher {
   transitions = 0
 
   constructor(
-    private readonly deps: DomainDeps,
+    private readonly deps: DispatcherDeps,
     private readonly parts: DispatcherParts,
   ) {
     this.worker = new DeliveryWorker({

@@ -1,7 +1,7 @@
 // GET /v5/briefing, /v5/pre-trade-stack, /v5/stack (deprecated alias), /v5/implementations,
 // /v5/showcase: public descriptions computed from calendars, configuration and the route table.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DiscoveryDeps } from '../deps'
 import { badRequest, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { briefing } from '../briefing'
@@ -20,7 +20,7 @@ export function parseBriefingDate(raw: string | undefined, now: number): string 
   return raw
 }
 
-export function descriptionRoutes(deps: AppDeps, routeTable: () => readonly RegisteredRoute[]) {
+export function descriptionRoutes(deps: DiscoveryDeps, routeTable: () => readonly RegisteredRoute[]) {
   let document: { routes: number; body: string } | null = null
   return new Elysia({ name: 'discovery-descriptions' })
     .use(figureRoutes(deps))

@@ -1,7 +1,7 @@
 // Documents agents read first: /robots.txt, /llms.txt, /llms-full.txt, /SKILL.md (with ETag and
 // Last-Modified, answering 304), /.well-known/agent.json and /.well-known/security.txt.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DiscoveryDeps } from '../deps'
 import { ApiError, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { TEXT_DOCUMENTS, TextDocuments, notModified, type TextDocumentPath } from '../text-documents'
@@ -9,7 +9,7 @@ import { agentMetadata, securityTxt } from '../agent-metadata'
 
 const CACHE = 'public, max-age=300'
 
-export function documentRoutes(deps: AppDeps, routeTable: () => readonly { path: string }[]) {
+export function documentRoutes(deps: DiscoveryDeps, routeTable: () => readonly { path: string }[]) {
   const documents = new TextDocuments(deps)
   const serve = (path: TextDocumentPath) => ({ request }: { request: Request }) => {
     const document = documents.get(path)

@@ -1,7 +1,7 @@
 // GET /v5/metrics, /v5/metrics/public, /v5/traction, /v5/compliance: figures computed from the
 // running service (see docs/discovery.md for the source of each).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DiscoveryDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import { metrics, publicMetrics, traction } from '../metrics'
 import { complianceRunner } from '../compliance'
@@ -70,7 +70,7 @@ export const ComplianceSchema = t.Object({
   total: Count,
 })
 
-export function figureRoutes(deps: AppDeps) {
+export function figureRoutes(deps: DiscoveryDeps) {
   const compliance = complianceRunner(deps)
   return new Elysia({ name: 'discovery-figures' })
     .get('/v5/metrics', () => metrics(deps), {

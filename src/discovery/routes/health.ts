@@ -1,6 +1,6 @@
 // GET /v5/health: the signed liveness receipt.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DiscoveryDeps } from '../deps'
 import { criticalFailure } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { SUPPORTED_MICS } from '../../calendar/mics'
@@ -28,7 +28,7 @@ const HealthSchema = t.Object(
  */
 const HEALTH_REUSE_MS = 1000
 
-export function healthRoutes(deps: AppDeps) {
+export function healthRoutes(deps: DiscoveryDeps) {
   let cached: { body: string; signedAt: number } | null = null
   return new Elysia({ name: 'discovery-health' }).get(
     '/v5/health',

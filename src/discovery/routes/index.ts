@@ -2,12 +2,12 @@
 // browser (Accept names text/html: board/negotiate.ts) the status board page instead. JSON
 // clients, `*/*` (curl's default) and a missing Accept keep the index exactly as it was.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DiscoveryDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import { prefersHtml } from '../../board/negotiate'
 import { boardPage } from '../../board/pages/board-page'
 
-export function indexRoutes(deps: AppDeps) {
+export function indexRoutes(deps: DiscoveryDeps) {
   const base = deps.config.publicBaseUrl
   const body = {
     service: 'openbell',

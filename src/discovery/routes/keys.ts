@@ -1,6 +1,6 @@
 // GET /v5/keys, /.well-known/oracle-keys.json, /.well-known/jwks.json
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { DiscoveryDeps } from '../deps'
 import { ApiError, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { jwks, keyRegistry, wellKnownKeys } from '../key-documents'
@@ -35,7 +35,7 @@ const JwksSchema = t.Object({
   keys: t.Array(t.Object({ kty: t.Literal('OKP'), crv: t.Literal('Ed25519'), x: t.String(), kid: t.String(), use: t.Literal('sig'), alg: t.Literal('EdDSA') })),
 })
 
-export function keyRoutes(deps: AppDeps) {
+export function keyRoutes(deps: DiscoveryDeps) {
   const { signer, config } = deps
   return new Elysia({ name: 'discovery-keys' })
     .get('/v5/keys', () => ({ ...keyRegistry(signer.key, config.publicBaseUrl, config.issuer), ...transparencyKeyDocument(deps.transparency.keys), ...calendarPublisherKeyDocument(deps.calendarUpdates.publisher.key) }), {

@@ -1,7 +1,7 @@
 // GET /v5/batch: one independently signed receipt per MIC, built in parallel from one calendar snapshot.
 import { Elysia, t } from 'elysia'
 import { randomUUID } from 'node:crypto'
-import type { AppDeps } from '../../deps'
+import type { MarketRouteDeps } from '../deps'
 import { requiredByRoute, responses } from '../../http/openapi'
 import { resolveStatus } from '../resolve'
 import { auditContextOf, signLiveReceipts } from '../issue'
@@ -10,7 +10,7 @@ import { MAX_BATCH, parseMicList } from '../batch'
 import { SignedReceiptSchema } from './schemas'
 import { headOfPaidRoute, isHead } from '../head'
 
-export function batchRoutes(deps: AppDeps) {
+export function batchRoutes(deps: MarketRouteDeps) {
   return new Elysia({ name: 'market-batch' }).get(
     '/v5/batch',
     async ({ query, request, set }) => {

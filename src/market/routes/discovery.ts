@@ -1,6 +1,6 @@
 // GET /v5/conformance-vectors and /v5/card/{mic}
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { MarketRouteDeps } from '../deps'
 import { criticalFailure } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { parseMic } from '../../calendar/mic-param'
@@ -9,7 +9,7 @@ import { resolveStatus } from '../resolve'
 import { conformanceVectors } from '../vectors'
 import { statusCard } from '../card'
 
-export function marketDiscoveryRoutes(deps: AppDeps) {
+export function marketDiscoveryRoutes(deps: MarketRouteDeps) {
   return new Elysia({ name: 'market-discovery' })
     .get(
       '/v5/conformance-vectors',

@@ -1,6 +1,6 @@
 // Operator overrides: POST/GET /v5/admin/overrides, DELETE /v5/admin/overrides/{mic}
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { MarketRouteDeps } from '../deps'
 import { authPlugin } from '../../http/auth'
 import { ApiError } from '../../http/errors'
 import { jsonBody, responses } from '../../http/openapi'
@@ -10,7 +10,7 @@ import { MAX_OVERRIDE_BODY_BYTES, parseOverrideBody } from '../overrides/body'
 
 const OverrideSchema = t.Object({ mic: t.String(), status: t.String(), reason: t.String(), expires_at: t.String(), created_at: t.String(), created_by: t.String() })
 
-export function overrideRoutes(deps: AppDeps) {
+export function overrideRoutes(deps: MarketRouteDeps) {
   return new Elysia({ name: 'market-overrides' })
     .use(authPlugin(deps))
     .post(

@@ -1,6 +1,6 @@
 // GET /v5/demo, /v5/status, /v5/status/realtime: single signed market-state receipts.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { MarketRouteDeps } from '../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
@@ -13,7 +13,7 @@ import { JSON_CONTENT_TYPE } from '../../http/json-text'
 
 const MicQuery = t.Object({ mic: t.Optional(t.String({ description: 'MIC, default XNYS' })) })
 
-export function receiptRoutes(deps: AppDeps) {
+export function receiptRoutes(deps: MarketRouteDeps) {
   return new Elysia({ name: 'market-receipts' })
     .get('/v5/demo', ({ query }) => issueDemoReceipt(deps, parseMic(query.mic)), {
       query: MicQuery,

@@ -3,7 +3,7 @@
 // without the door/note wrapper, for a builder or pro key or an x402 payment of the status price.
 // Not rate-limited per address; every answered receipt is audit-logged before it is sent.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { MarketRouteDeps } from '../deps'
 import { ApiError, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import type { Plan } from '../../catalogue/plans'
@@ -25,7 +25,7 @@ export function parsePaidQuery(query: SampleQuery) {
   return parseSampleQuery(query)
 }
 
-export function paidSafeToTradeRoutes(deps: AppDeps) {
+export function paidSafeToTradeRoutes(deps: MarketRouteDeps) {
   return new Elysia({ name: 'market-safe-to-trade-paid' }).get(
     SURFACE,
     async ({ query, request, set }) => {

@@ -1,7 +1,7 @@
 // GET /v1/safe-to-trade/sample: the public sample door of the safe-to-trade receipt (the paid
 // door, /v1/safe-to-trade, is in safe-to-trade-paid.ts).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { MarketRouteDeps } from '../deps'
 import { ApiError, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { clientAddress } from '../../http/client-address'
@@ -12,7 +12,7 @@ import { resolveAndSign, SAMPLE_DOOR_PER_MINUTE, safeToTradeQuery, signingOfflin
 
 const NOTE = `Public sample of the safe-to-trade receipt: ${SAMPLE_DOOR_PER_MINUTE} requests per minute per address. Treat safe "false" as do-not-trade; verify the signature with /v5/keys and do not act after expires_at.`
 
-export function safeToTradeRoutes(deps: AppDeps) {
+export function safeToTradeRoutes(deps: MarketRouteDeps) {
   return new Elysia({ name: 'market-safe-to-trade' }).use(paidSafeToTradeRoutes(deps)).get(
     '/v1/safe-to-trade/sample',
     async ({ query, request, server }) => {

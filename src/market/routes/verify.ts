@@ -1,6 +1,6 @@
 // POST /v5/verify {receipt} and GET /v5/verify?receipt=<JSON>
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { MarketRouteDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 import { jsonBody, requiredByRoute, responses } from '../../http/openapi'
@@ -19,7 +19,7 @@ const ResultSchema = t.Object({
   expires_at: t.Union([t.String(), t.Null()]),
 })
 
-export function verifyRoutes(deps: AppDeps) {
+export function verifyRoutes(deps: MarketRouteDeps) {
   const verify = (receipt: unknown) => verifyReceipt(verificationKeys(deps.signer), receipt, deps.clock.now())
   return new Elysia({ name: 'market-verify' })
     .post(

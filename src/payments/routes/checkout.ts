@@ -2,7 +2,7 @@
 // to. 503 when billing is not configured, 502 when Paddle fails; other methods 405. Limited per
 // client address, since each call creates a transaction at the provider.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { PaymentsDeps } from '../deps'
 import { ApiError, badRequest } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 import { clientAddress } from '../../http/client-address'
@@ -18,7 +18,7 @@ import { capabilities } from '../../catalogue/capabilities'
 const PRODUCTS = Object.keys(PADDLE_PRICE_VARIABLES) as PaddleProduct[]
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/
 
-export function checkoutRoutes(deps: AppDeps) {
+export function checkoutRoutes(deps: PaymentsDeps) {
   return new Elysia({ name: 'payments-checkout' })
     .post(
       '/v5/checkout',

@@ -1,6 +1,6 @@
 // POST /v5/credits/purchase (key + X-Payment transaction proof) and GET /v5/credits/balance.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { PaymentsDeps } from '../deps'
 import { API_KEY_HEADER } from '../../http/auth'
 import { requireAccount } from '../../accounts/key-check'
 import { responses } from '../../http/openapi'
@@ -11,7 +11,7 @@ import { CREDIT_PACKS, creditsFor } from '../../catalogue/credit-packs'
 
 const SMALLEST_PACK_USDC = '0.001'
 
-export function creditRoutes(deps: AppDeps) {
+export function creditRoutes(deps: PaymentsDeps) {
   return new Elysia({ name: 'payments-credits' })
     .post(
       '/v5/credits/purchase',

@@ -1,9 +1,9 @@
 // GET /x402: what this service accepts for x402 payments, from configuration and the payments log.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { PaymentsDeps } from '../deps'
 import { responses } from '../../http/openapi'
 
-export function x402DeclarationRoutes(deps: AppDeps) {
+export function x402DeclarationRoutes(deps: PaymentsDeps) {
   return new Elysia({ name: 'payments-declaration' }).get(
     '/x402',
     async () => {

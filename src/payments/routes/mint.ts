@@ -2,7 +2,7 @@
 // least the plan's price. The hash is spent in the same transaction that creates the key, once
 // forever (409 afterwards). A key lasts 30 days per price paid (at most 12 periods).
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { PaymentsDeps } from '../deps'
 import { ApiError, badRequest } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 import { jsonBody, responses } from '../../http/openapi'
@@ -14,7 +14,7 @@ import { MINT_MAX_PERIODS, MINT_PERIOD_DAYS, MINT_TIERS } from '../../catalogue/
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/
 
-async function readBody(request: Request, deps: AppDeps): Promise<Record<string, unknown>> {
+async function readBody(request: Request, deps: Pick<PaymentsDeps, 'config' | 'log'>): Promise<Record<string, unknown>> {
   // 413 from Content-Length or while reading, 408 when it stalls (http/body.ts).
   const text = await readBodyText(request, 4096, deps)
   try {
@@ -26,7 +26,7 @@ async function readBody(request: Request, deps: AppDeps): Promise<Record<string,
   throw badRequest('BAD_REQUEST', 'body must be a JSON object {tx_hash, tier, email?}')
 }
 
-export function mintRoutes(deps: AppDeps) {
+export function mintRoutes(deps: PaymentsDeps) {
   return new Elysia({ name: 'payments-mint' }).post(
     '/v5/x402/mint',
     async ({ request }) => {

@@ -1,7 +1,7 @@
 // POST /webhooks/paddle: billing-provider notifications. The signature is checked on the raw
 // body before it is parsed; each event id is applied once; 200 only after the commit.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { PaymentsDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 import { responses } from '../../http/openapi'
@@ -11,7 +11,7 @@ import { BillingProviderError, customerEmail } from '../paddle/api'
 
 const MAX_BODY_BYTES = 256 * 1024
 
-export function paddleRoutes(deps: AppDeps) {
+export function paddleRoutes(deps: PaymentsDeps) {
   return new Elysia({ name: 'payments-paddle' }).post(
     '/webhooks/paddle',
     async ({ request }) => {

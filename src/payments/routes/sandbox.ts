@@ -3,7 +3,7 @@
 // sandbox key (sb_) for an e-mail address (accounts/sandbox-key.ts), described here too, since a
 // path has one route.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { PaymentsDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { jsonBody, responses } from '../../http/openapi'
 import { requestSandboxKey, USE_CASE_MAX } from '../../accounts/sandbox-key'
@@ -14,7 +14,7 @@ import { buySandboxCreditKey } from '../sandbox-credit-key'
 const paymentsNotConfigured = () =>
   new ApiError(503, 'PAYMENTS_NOT_CONFIGURED', 'x402 payments are not configured on this server; leave out X-Payment and send {"email": "…"} for a sandbox key')
 
-export function sandboxRoutes(deps: AppDeps) {
+export function sandboxRoutes(deps: PaymentsDeps) {
   return new Elysia({ name: 'payments-sandbox' }).post(
     '/v5/sandbox',
     async ({ request, server }) => {

@@ -1,9 +1,9 @@
 // The transparency log's surfaces as one plugin: checkpoint and tiles, then the proofs.
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { TransparencyDeps } from '../deps'
 import { logRoutes } from './log'
 import { proofRoutes } from './proofs'
 
-export function transparencyRoutes(deps: AppDeps) {
+export function transparencyRoutes(deps: TransparencyDeps) {
   return new Elysia({ name: 'transparency-routes' }).use(logRoutes(deps)).use(proofRoutes(deps))
 }

@@ -4,7 +4,7 @@
 // short-lived (the spec lets logs drop them), so it is cached for minutes, never immutable.
 import { Elysia, t } from 'elysia'
 import { gunzipSync } from 'node:zlib'
-import type { AppDeps } from '../../deps'
+import type { TransparencyDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { ENTRIES_LEVEL, parseTilePath, TILE_WIDTH } from '../tiles'
@@ -26,7 +26,7 @@ export async function orUnavailable<T>(read: () => Promise<T>): Promise<T> {
 
 const notFound = (what: string) => new ApiError(404, 'TILE_NOT_FOUND', `${what} is not in the log's latest checkpoint`)
 
-export function logRoutes(deps: AppDeps) {
+export function logRoutes(deps: TransparencyDeps) {
   const { reader } = deps.transparency
   const published = async () => {
     const state = await orUnavailable(() => reader.latest())

@@ -1,7 +1,7 @@
 // GET /log/proof/consistency?old=&new= and GET /log/proof/inclusion?id=&size=: RFC 9162 proofs
 // computed from the tiles, for sizes up to the latest checkpoint's.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { TransparencyDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { addDays } from '../../audit/dates'
@@ -13,7 +13,7 @@ import { orUnavailable } from './log'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const SIZE = /^(0|[1-9][0-9]{0,15})$/
 
-export function proofRoutes(deps: AppDeps) {
+export function proofRoutes(deps: TransparencyDeps) {
   const { reader } = deps.transparency
   /** A tree size from the query: decimal without leading zeros, within min..the latest checkpoint. */
   const size = async (name: string, raw: string | undefined, min: number) => {

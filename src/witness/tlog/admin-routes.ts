@@ -1,7 +1,7 @@
 // POST and GET /v5/admin/witness/logs (ADMIN_KEY): the logs the C2SP witness cosigns, beside
 // those of WITNESS_LOGS_FILE. An added log is stored in the database, so every node knows it.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { TlogWitnessDeps } from '../deps'
 import { authPlugin } from '../../http/auth'
 import { ApiError, jsonResponse } from '../../http/errors'
 import { jsonBody, responses } from '../../http/openapi'
@@ -28,7 +28,7 @@ export function witnessedLogView(log: WitnessedLog, head: { size: number; cosign
   }
 }
 
-export function witnessAdminRoutes(deps: AppDeps) {
+export function witnessAdminRoutes(deps: TlogWitnessDeps) {
   const { logs, store } = deps.tlogWitness
   const bad = (message: string) => new ApiError(400, 'INVALID_WITNESSED_LOG', message)
   return new Elysia({ name: 'tlog-witness-admin' })

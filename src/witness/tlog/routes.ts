@@ -2,7 +2,7 @@
 // and GET /witness/<sha256 of origin, hex>/checkpoint (monitoring prefix: <base>/witness). Status
 // codes and the 409 body are the spec's; other refusals carry the project's error object.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../deps'
+import type { TlogWitnessDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { clientAddress } from '../../http/client-address'
@@ -12,7 +12,7 @@ import { MAX_REQUEST_BYTES, parseAddCheckpoint } from './add-checkpoint'
 
 const SPEC = 'https://c2sp.org/tlog-witness'
 
-export function tlogWitnessRoutes(deps: AppDeps) {
+export function tlogWitnessRoutes(deps: TlogWitnessDeps) {
   const witness = deps.tlogWitness
   const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}) => new ApiError(status, code, message, { docs: SPEC }, headers)
   return new Elysia({ name: 'tlog-witness' })
