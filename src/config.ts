@@ -79,6 +79,8 @@ export const CONFIG_VARIABLES = {
   FREE_DAILY_LIMIT: { kind: 'integer', default: '500', doc: 'requests per UTC day on /v5/status and /v5/batch for a free key before credits are spent (then 402)', schema: Type.Integer({ minimum: 1 }) },
   FREE_MONTHLY_LIMIT: { kind: 'integer', default: '15000', doc: 'monthly figure reported for free keys by /v5/usage (the daily limit is what is enforced)', schema: Type.Integer({ minimum: 1 }) },
   MCP_ANON_DAILY_LIMIT: { kind: 'integer', default: '10', doc: 'signed receipts per client address and UTC day from the tool endpoint without a bearer token (0 = none)', schema: Type.Integer({ minimum: 0 }) },
+  MCP_KEY_RATE_PER_MINUTE: { kind: 'integer', default: '600', doc: 'JSON-RPC messages per minute per key on the tool endpoint with a bearer token (every tool; a batch counts each element); past it 429 with Retry-After', schema: Type.Integer({ minimum: 1 }) },
+  MCP_ALLOWED_HOSTS: { kind: 'string', doc: 'comma-separated further host names the tool endpoint answers besides the host of PUBLIC_BASE_URL, ISSUER, a specific HOST and loopback (DNS-rebinding guard, docs/mcp.md); `*` = any Host (only behind a proxy that checks Host itself)', schema: Type.String({ pattern: '^(\\*|[A-Za-z0-9.:\\[\\]-]+(,\\s*[A-Za-z0-9.:\\[\\]-]+)*)$' }) },
   MCP_ANON_RATE_PER_MINUTE: { kind: 'integer', default: '120', doc: 'JSON-RPC messages per minute per client address on the tool endpoint without a bearer token (each HTTP request counts, a batch counts each element); past it 429 with Retry-After', schema: Type.Integer({ minimum: 1 }) },
   SECURITY_CONTACT: { kind: 'string', doc: 'RFC 9116 contact for /.well-known/security.txt (`mailto:` or `https:` URI); unset = that file answers 404 and the start logs a warning', schema: Type.String({ pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://\\S+)$' }) },
   SHOWCASE_FILE: { kind: 'string', doc: 'JSON file of /v5/showcase entries (an array of objects), editable by the operator; default `showcase.json` in DATA_DIR (missing = empty)', schema: Type.String({ minLength: 1 }) },
@@ -145,7 +147,7 @@ export interface Config {
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
   /** The calendar source this instance follows (null: none). */
   calendarUpstream: { url: string; key: string; intervalMs: number } | null
-  mcp: { anonymousDailyLimit: number; anonymousRatePerMinute: number }
+  mcp: { anonymousDailyLimit: number; anonymousRatePerMinute: number; keyRatePerMinute: number; allowedHosts: string[] }
   mail: { smtpUrl: string | null; from: string | null }
   metering: { freeDailyLimit: number; freeMonthlyLimit: number }
   securityContact: string | null
@@ -278,7 +280,12 @@ export function loadConfig(env: Env = process.env): Config {
       intervalMs: get<number>('HALT_FEED_INTERVAL') * 1000,
     },
     calendarUpstream: calendarUpstream(get<string | undefined>('CALENDAR_UPSTREAM_URL'), get<string | undefined>('CALENDAR_UPSTREAM_KEY'), get<number>('CALENDAR_UPSTREAM_INTERVAL_S')),
-    mcp: { anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT'), anonymousRatePerMinute: get<number>('MCP_ANON_RATE_PER_MINUTE') },
+    mcp: {
+      anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT'),
+      anonymousRatePerMinute: get<number>('MCP_ANON_RATE_PER_MINUTE'),
+      keyRatePerMinute: get<number>('MCP_KEY_RATE_PER_MINUTE'),
+      allowedHosts: (get<string | undefined>('MCP_ALLOWED_HOSTS') ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
+    },
     mail: { smtpUrl, from: mailFrom },
     metering: { freeDailyLimit: get<number>('FREE_DAILY_LIMIT'), freeMonthlyLimit: get<number>('FREE_MONTHLY_LIMIT') },
     securityContact: get<string | undefined>('SECURITY_CONTACT') ?? null,

@@ -18,7 +18,8 @@ export const USAGE = `usage: openbell [command]
   openbell calendars status        the calendar source this instance follows: last check, serial, overrides, refusals
   openbell healthcheck             exit 0 when the local service answers /v5/health
   openbell log verify --url <base> [--state <file>] [--receipt <id>]   follow a service's receipt log: rebuild
-                                   its tree from the entries, check root, tiles, consistency and a receipt
+                                   its tree from the entries, check root, tiles, consistency and a receipt;
+                                   every request timed and capped (openbell log verify for the options)
   openbell --help                  this text
 
 The keys, overrides, mail and backup commands open the service's database as the service does:

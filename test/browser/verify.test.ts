@@ -18,7 +18,7 @@ let recorded: RecordedPage
 let apiKey: string
 
 beforeAll(async () => {
-  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`)
+  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (bun run test does when it can)`)
   // The service's clock starts at the real now, so its receipts are fresh for the browser; the
   // inclusion test moves it past midnight to seal the day.
   harness = makeTestApp({ now: new Date().toISOString() })

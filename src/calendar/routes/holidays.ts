@@ -45,7 +45,7 @@ export function holidayRoutes(deps: CalendarDeps) {
         detail: {
           tags: ['calendars'],
           summary: 'Closures, early closes, late opens, special sessions and provisional dates (unsigned)',
-          description: 'For a year or a date range, across venues or for one. Each venue says whether its calendar covers the whole range (`complete`): beyond coverage nothing is known.',
+          description: 'For a year or a date range, across venues or for one. The answer is `{from, to, holidays, venues}`: `holidays` lists the notable days (day records with `mic`), sorted by date then MIC; `venues` says for each venue whether its calendar covers the whole range (`complete`): beyond coverage nothing is known.',
           responses: responses({ 200: ['Notable days', holidaysBody()], 400: 'UNKNOWN_MIC, INVALID_YEAR, CONFLICTING_PARAMETERS, INVALID_FROM, INVALID_TO, FROM_OUT_OF_RANGE, TO_OUT_OF_RANGE, INVALID_RANGE or RANGE_TOO_LONG' }),
         },
       },
@@ -62,6 +62,7 @@ export function holidayRoutes(deps: CalendarDeps) {
         detail: {
           tags: ['calendars'],
           summary: 'What closes next: notable days across venues from today (unsigned)',
+          description: 'The answer is `{days, from, to, holidays, venues}`, as /v5/holidays with `days` (the window asked) first: `holidays` lists the notable days from today, sorted by date then MIC.',
           responses: responses({ 200: ['Notable days from today', holidaysBody({ days: t.Integer({ minimum: 1 }) })], 400: 'INVALID_DAYS, RANGE_TOO_LONG or UNKNOWN_MIC' }),
         },
       },
