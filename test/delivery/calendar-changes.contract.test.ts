@@ -51,9 +51,9 @@ forEachBackend('calendar change deliveries', (fresh) => {
     const [first, second] = await Promise.all([1, 2].map(() => stores.transactor.run(() => recordCalendarChange(stores, change, 'https://oracle.example', Date.parse(change.at)))))
     expect([first!.recorded, second!.recorded].sort()).toEqual([false, true])
     expect(first!.deliveries + second!.deliveries).toBe(2)
-    const queued = Object.fromEntries(await Promise.all(rows.map(async (row) => [row.id, (await stores.queue.forWebhook(row.id)).map((delivery) => JSON.parse(delivery.body))])))
+    const queued: Record<string, unknown[]> = Object.fromEntries(await Promise.all(rows.map(async (row) => [row.id, (await stores.queue.forWebhook(row.id)).map((delivery) => JSON.parse(delivery.body) as unknown)] as const)))
     expect(Object.fromEntries(Object.entries(queued).map(([id, list]) => [id, list.length]))).toEqual({ both: 1, calendar: 1, status: 0, london: 0, paused: 0 })
-    expect(queued.calendar[0]).toEqual({
+    expect(queued.calendar![0]).toEqual({
       type: 'calendar_change', webhook_id: 'calendar', mic: 'XNYS', event_id: first!.id, trigger: 'upstream', data_version_before: '2026.11.3', data_version_after: '2026.12.0', occurred_at: change.at,
       days: change.days, days_total: 1, changes_url: 'https://oracle.example/v5/calendar/changes?mic=XNYS&since=2026-12-06T10%3A00%3A00.000Z',
     })
