@@ -15,6 +15,8 @@ import { calendarRoutes } from './calendar/routes/calendar'
 import { calendarFeedRoutes } from './calendar/routes/calendar-feed'
 import { holidayRoutes } from './calendar/routes/holidays'
 import { calendarAdminRoutes } from './calendar/routes/admin'
+import { calendarChangeRoutes } from './calendar/routes/changes'
+import { calendarFileRoutes } from './calendar/routes/calendar-files'
 import { receiptRoutes } from './market/routes/receipts'
 import { batchRoutes } from './market/routes/batch'
 import { safeToTradeRoutes } from './market/routes/safe-to-trade'
@@ -83,7 +85,8 @@ export function buildApp(deps: AppDeps) {
     .use(historicalRoutes(deps))
     .use(dstRiskRoutes(deps))
     .use(calendarRoutes(deps))
-    .use(calendarFeedRoutes(deps))
+    // The change list, the feeds and the source's manifest and files as one plugin (a shallower route-type chain).
+    .use(new Elysia({ name: 'calendar-changes-feeds-files' }).use(calendarChangeRoutes(deps)).use(calendarFeedRoutes(deps)).use(calendarFileRoutes(deps)))
     .use(holidayRoutes(deps))
     .use(calendarAdminRoutes(deps))
     .use(receiptRoutes(deps))

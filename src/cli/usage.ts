@@ -17,6 +17,9 @@ export const USAGE = `usage: openbell [command]
   openbell healthcheck [--ready] [--wait SECONDS]
                                    exit 0 when the local service answers /v5/health (liveness); --ready: /v5/ready
                                    (it can answer live requests); --wait: ask again until 200 or the time is up
+  openbell calendars publish --out DIR   write the signed calendar manifest and files for static hosting
+  openbell calendars follow --accept-upstream MIC…   let the upstream replace locally edited files
+  openbell calendars status        the calendar source this instance follows: last check, serial, overrides, refusals
   openbell log verify --url <base> [--state <file>] [--receipt <id>]   follow a service's receipt log: rebuild
                                    its tree from the entries, check root, tiles, consistency and a receipt;
                                    every request timed and capped (openbell log verify for the options)

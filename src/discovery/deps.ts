@@ -14,6 +14,7 @@ import type { PaymentStore } from '../payments/store'
 import type { InstallationStore } from './installation'
 import type { NodeInfo } from '../store/node'
 import type { CalendarRegistry } from '../calendar/registry'
+import type { CalendarUpdates } from '../calendar/updates/services'
 
 /** The discovery surfaces (routes/): keys, health, the index (the board page for a browser), documents, descriptions, figures. */
 export interface DiscoveryDeps extends MarketDeps {
@@ -32,6 +33,8 @@ export interface DiscoveryDeps extends MarketDeps {
   installation: InstallationStore
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
+  /** The calendar-publisher key /v5/keys publishes. */
+  calendarUpdates: CalendarUpdates
 }
 
 /** The operational checks (compliance.ts): the key, the calendars, the halt monitor, the digests, a witness write rolled back, the clock. */

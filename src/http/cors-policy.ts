@@ -27,7 +27,7 @@ export const CORS_ROUTES: readonly CorsRoute[] = [
   ...route('open', 'key discovery', '/v5/keys', '/.well-known/oracle-keys.json', '/.well-known/jwks.json'),
   ...route('open', 'witness (its spec: CORS for all origins)', '/v1/witness/checkpoints', '/v1/witness/spec'),
   ...route('open', 'public receipts and checking them', '/v5/demo', '/v5/verify', '/v5/conformance-vectors', '/v5/card/*', '/v1/safe-to-trade/sample'),
-  ...route('open', 'calendars', '/v5/exchanges', '/mics.json', '/v5/schedule', '/v5/historical', '/v5/dst-risk', '/v5/calendar', '/v5/calendar/*', '/v5/holidays', '/v5/holidays/upcoming'),
+  ...route('open', 'calendars', '/v5/exchanges', '/mics.json', '/v5/schedule', '/v5/historical', '/v5/dst-risk', '/v5/calendar', '/v5/calendar/*', '/v5/holidays', '/v5/holidays/upcoming', '/v5/calendars/manifest', '/v5/calendars/files/*'),
   ...route('open', 'the status board', '/v5/board'),
   ...route('open', 'liveness, readiness and the index', '/', '/v5/health', '/v5/ready'),
   ...route('open', 'signed receipts: the page brings the key or the x402 payment', '/v5/status', '/v5/status/realtime', '/v5/batch', '/v1/safe-to-trade'),
