@@ -5,6 +5,8 @@ COPY package.json bun.lock ./
 RUN bun install --frozen-lockfile --production
 COPY tsconfig.json ./
 COPY src ./src
+# The verifier package: the service verifies proofs and cosignatures with it (tsconfig paths).
+COPY packages/verify/src ./packages/verify/src
 # Text files embedded in the binary: the witness spec page and the agent documents.
 COPY docs/witness-spec.md ./docs/witness-spec.md
 COPY public ./public

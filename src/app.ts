@@ -6,6 +6,7 @@ import { classOfKey } from './catalogue/plans'
 import { corsPlugin } from './http/cors'
 import { keyRoutes } from './discovery/routes/keys'
 import { healthRoutes } from './discovery/routes/health'
+import { readyRoutes } from './discovery/routes/ready'
 import { exchangeRoutes } from './calendar/routes/exchanges'
 import { scheduleRoutes } from './calendar/routes/schedule'
 import { historicalRoutes } from './calendar/routes/historical'
@@ -14,6 +15,8 @@ import { calendarRoutes } from './calendar/routes/calendar'
 import { calendarFeedRoutes } from './calendar/routes/calendar-feed'
 import { holidayRoutes } from './calendar/routes/holidays'
 import { calendarAdminRoutes } from './calendar/routes/admin'
+import { calendarChangeRoutes } from './calendar/routes/changes'
+import { calendarFileRoutes } from './calendar/routes/calendar-files'
 import { receiptRoutes } from './market/routes/receipts'
 import { batchRoutes } from './market/routes/batch'
 import { safeToTradeRoutes } from './market/routes/safe-to-trade'
@@ -23,6 +26,7 @@ import { overrideRoutes } from './market/routes/overrides'
 import { witnessRefusalShape, witnessRoutes } from './witness/routes'
 import { tlogWitnessRoutes } from './witness/tlog/routes'
 import { witnessAdminRoutes } from './witness/tlog/admin-routes'
+import { signSubtreeRoutes } from './witness/tlog/sign-subtree-routes'
 import { transparencyRoutes } from './transparency/routes'
 import { hardeningPlugin } from './http/hardening'
 import { docsRoutes } from './discovery/routes/docs'
@@ -75,12 +79,14 @@ export function buildApp(deps: AppDeps) {
     .use(hardeningPlugin({ routes: () => routes(), shape: witnessRefusalShape(deps) }))
     .use(keyRoutes(deps))
     .use(healthRoutes(deps))
+    .use(readyRoutes(deps))
     .use(exchangeRoutes(deps))
     .use(scheduleRoutes(deps))
     .use(historicalRoutes(deps))
     .use(dstRiskRoutes(deps))
     .use(calendarRoutes(deps))
-    .use(calendarFeedRoutes(deps))
+    // The change list, the feeds and the source's manifest and files as one plugin (a shallower route-type chain).
+    .use(new Elysia({ name: 'calendar-changes-feeds-files' }).use(calendarChangeRoutes(deps)).use(calendarFeedRoutes(deps)).use(calendarFileRoutes(deps)))
     .use(holidayRoutes(deps))
     .use(calendarAdminRoutes(deps))
     .use(receiptRoutes(deps))
@@ -92,7 +98,7 @@ export function buildApp(deps: AppDeps) {
     .use(witnessRoutes(deps))
     .use(auditRoutes(deps))
     // The transparency log and the C2SP witness as one plugin, so the route-type chain stays shallow enough to check.
-    .use(new Elysia({ name: 'transparency-and-tlog-witness' }).use(transparencyRoutes(deps)).use(tlogWitnessRoutes(deps)).use(witnessAdminRoutes(deps)))
+    .use(new Elysia({ name: 'transparency-and-tlog-witness' }).use(transparencyRoutes(deps)).use(tlogWitnessRoutes(deps)).use(signSubtreeRoutes(deps)).use(witnessAdminRoutes(deps)))
     .use(docsRoutes())
     .use(indexRoutes(deps))
     .use(boardRoutes(deps))

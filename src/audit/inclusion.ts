@@ -1,6 +1,6 @@
 // The RFC 9162 section 2.1.3.2 inclusion check (the RFC 6962 algorithm written iteratively),
 // over a node-hash function the caller gives: the service hashes with the runtime's SHA-256
-// (merkle.ts), the browser pages' verifier with @noble/hashes. No runtime imports.
+// (merkle.ts); the verifier package (packages/verify) has its own. No runtime imports.
 
 /** SHA-256(0x01 ‖ left ‖ right). */
 export type NodeHash = (left: Uint8Array, right: Uint8Array) => Uint8Array

@@ -223,3 +223,32 @@ BEGIN
 END $$;
 `,
 }
+
+/**
+ * Migration 13: audit_digest_receipts, the signed objects a sealed digest carries beside the
+ * `receipt` of its row (docs/audit.md, "Signed digest"): `log_receipt_json`, the separately
+ * signed statement of the transparency log size that holds the day (digest_log_fields), and for
+ * a digest whose row was signed with log_tree_size among its members (sealed between the
+ * transparency log and this migration) `resigned_json`, the same digest signed over exactly
+ * digest_fields. Written with the digest, or once for such an older digest; never changed.
+ */
+export const AUDIT_V13: MigrationSql = {
+  sqlite: `
+CREATE TABLE audit_digest_receipts (
+  date TEXT PRIMARY KEY REFERENCES audit_digests (date),
+  log_receipt_json TEXT,
+  resigned_json TEXT
+);
+CREATE TRIGGER audit_digest_receipts_no_update BEFORE UPDATE ON audit_digest_receipts BEGIN SELECT RAISE(ABORT, 'audit_digest_receipts is append-only'); END;
+CREATE TRIGGER audit_digest_receipts_no_delete BEFORE DELETE ON audit_digest_receipts BEGIN SELECT RAISE(ABORT, 'audit_digest_receipts is append-only'); END;
+`,
+  postgres: `
+CREATE TABLE audit_digest_receipts (
+  date TEXT COLLATE "C" PRIMARY KEY REFERENCES audit_digests (date),
+  log_receipt_json TEXT,
+  resigned_json TEXT
+);
+CREATE TRIGGER audit_digest_receipts_no_update BEFORE UPDATE ON audit_digest_receipts FOR EACH ROW EXECUTE FUNCTION openbell_refuse('audit_digest_receipts is append-only');
+CREATE TRIGGER audit_digest_receipts_no_delete BEFORE DELETE ON audit_digest_receipts FOR EACH ROW EXECUTE FUNCTION openbell_refuse('audit_digest_receipts is append-only');
+`,
+}

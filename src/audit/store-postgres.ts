@@ -15,7 +15,7 @@
 import type { SQL } from 'bun'
 import { addDays } from './dates'
 import { sqlState } from '../store/postgres'
-import { SealedDayError, type AuditRow, type AuditStore, type BlockRow, type DigestRow, type IdRow, type KeyReceiptQuery } from './store'
+import { DIGEST_SELECT, SealedDayError, SIGNED_WITH_LOG_SIZE, type AuditRow, type AuditStore, type BlockRow, type DigestRow, type IdRow, type KeyReceiptQuery } from './store'
 import { confirmedLeaf, fingerprint, leafPlace, storedLow } from './leaf-buckets'
 import { BLOCK_SIZE } from './merkle'
 
@@ -112,13 +112,19 @@ export function postgresAuditStore(sql: SQL): AuditStore {
     },
     leafIndex: (day, seq) => count(sql`SELECT count(*)::int AS n FROM audit_log WHERE day = ${day} AND seq < ${seq}`),
     async digest(date) {
-      return (await one<DigestRow>(sql`SELECT ${sql.unsafe(DIGEST_COLUMNS)} FROM audit_digests WHERE date = ${date}`)) ?? null
+      return (await one<DigestRow>(sql`${sql.unsafe(DIGEST_SELECT)} WHERE d.date = ${date}`)) ?? null
     },
     async lastDigest() {
-      return (await one<DigestRow>(sql`SELECT ${sql.unsafe(DIGEST_COLUMNS)} FROM audit_digests ORDER BY date DESC LIMIT 1`)) ?? null
+      return (await one<DigestRow>(sql`${sql.unsafe(DIGEST_SELECT)} ORDER BY d.date DESC LIMIT 1`)) ?? null
     },
     async latestDigests(limit) {
-      return (await sql`SELECT ${sql.unsafe(DIGEST_COLUMNS)} FROM audit_digests ORDER BY date DESC LIMIT ${limit}`) as DigestRow[]
+      return (await sql`${sql.unsafe(DIGEST_SELECT)} ORDER BY d.date DESC LIMIT ${limit}`) as DigestRow[]
+    },
+    async digestsToSignAgain() {
+      return (await sql`${sql.unsafe(DIGEST_SELECT)} WHERE r.date IS NULL AND ${sql.unsafe(SIGNED_WITH_LOG_SIZE)} ORDER BY d.date`) as DigestRow[]
+    },
+    async addDigestReceipts(date, logReceiptJson, resignedJson) {
+      await sql`INSERT INTO audit_digest_receipts (date, log_receipt_json, resigned_json) VALUES (${date}, ${logReceiptJson}, ${resignedJson}) ON CONFLICT (date) DO NOTHING`
     },
     async insertLeafBuckets(date, run, buckets) {
       if (!buckets.length) return
@@ -142,18 +148,19 @@ export function postgresAuditStore(sql: SQL): AuditStore {
       return sql.begin(async (tx) => {
         // The batches' lock: no row of the day can be committed while this transaction runs.
         await tx`SELECT 1 FROM audit_sequence WHERE id = 1 FOR UPDATE`
-        const existing = await one<DigestRow>(tx`SELECT ${sql.unsafe(DIGEST_COLUMNS)} FROM audit_digests WHERE date = ${date}`)
+        const existing = await one<DigestRow>(tx`${sql.unsafe(DIGEST_SELECT)} WHERE d.date = ${date}`)
         if (existing) return existing
         // As on SQLite: the full blocks' rows cannot change, so the rows after them are counted
         // (the whole day took about a second at ten million, with every batch waiting on the lock).
         const rows = blockRows.length * BLOCK_SIZE + (await count(tx`SELECT count(*)::int AS n FROM audit_log WHERE day = ${date} AND seq > ${blockRows.at(-1)?.last_seq ?? 0}`))
         if (rows !== size) throw new Error(`audit: ${date} has ${rows} rows, the tree was built over ${size}; sealing again`)
-        const row = build((await one<DigestRow>(tx`SELECT ${sql.unsafe(DIGEST_COLUMNS)} FROM audit_digests ORDER BY date DESC LIMIT 1`)) ?? null)
+        const row = build((await one<DigestRow>(tx`${sql.unsafe(DIGEST_SELECT)} ORDER BY d.date DESC LIMIT 1`)) ?? null)
         if (blockRows.length)
           await tx`INSERT INTO audit_blocks (date, block, root, last_seq)
             SELECT ${date}, r.ord - 1, r.root, r.last_seq FROM unnest(${blockRows.map((block) => block.root)}::text[], ${blockRows.map((block) => block.last_seq)}::bigint[]) WITH ORDINALITY AS r(root, last_seq, ord)
             ON CONFLICT (date, block) DO NOTHING`
         await tx`INSERT INTO audit_digests (${sql.unsafe(DIGEST_COLUMNS)}) VALUES (${row.date}, ${row.total_receipts_issued}, ${row.exchanges_attested}, ${row.merkle_root}, ${row.previous_day_merkle_root}, ${row.chain_length}, ${row.computed_at}, ${row.signed_json})`
+        if (row.log_receipt_json !== null || row.resigned_json !== null) await tx`INSERT INTO audit_digest_receipts (date, log_receipt_json, resigned_json) VALUES (${date}, ${row.log_receipt_json}, ${row.resigned_json})`
         await tx`UPDATE audit_sequence SET sealed_through = ${date} WHERE id = 1 AND (sealed_through IS NULL OR sealed_through < ${date})`
         return row
       })

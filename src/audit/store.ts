@@ -31,7 +31,12 @@ export interface DigestRow {
   previous_day_merkle_root: string | null
   chain_length: number
   computed_at: string
+  /** The digest's receipt as signed at sealing. */
   signed_json: string
+  /** The log receipt (digest_log_fields) of a digest sealed since the transparency log exists (audit_digest_receipts). */
+  log_receipt_json: string | null
+  /** For a digest whose signed_json signed log_tree_size too: the same digest signed over exactly digest_fields. */
+  resigned_json: string | null
 }
 
 export interface BlockRow {
@@ -85,6 +90,10 @@ export interface AuditStore {
   digest(date: string): Promise<DigestRow | null>
   lastDigest(): Promise<DigestRow | null>
   latestDigests(limit: number): Promise<DigestRow[]>
+  /** Sealed digests whose receipt signed log_tree_size and that have no audit_digest_receipts row yet, oldest first. */
+  digestsToSignAgain(): Promise<DigestRow[]>
+  /** Records the log receipt and the receipt signed again of such a digest (once: a row already there is kept). */
+  addDigestReceipts(date: string, logReceiptJson: string | null, resignedJson: string | null): Promise<void>
   /** Adds bucket rows of run `run` of the leaf index of `date` in one transaction; rows already there are kept as they are. */
   insertLeafBuckets(date: string, run: number, buckets: readonly LeafBucket[]): Promise<void>
   /** Records run `run` of `date`'s leaf index as written whole (after its buckets): from then on lookups read it. */
@@ -92,7 +101,7 @@ export interface AuditStore {
   /**
    * In one transaction that no batch can commit beside: unless sealed already, checks the day
    * still has `size` rows (counting only the rows after `blocks`: theirs cannot change) and stores build(previous) with the roots of the day's full blocks (so
-   * proofs need not rebuild them). `build` is synchronous (it signs).
+   * proofs need not rebuild them), with its log receipt when it has one. `build` is synchronous (it signs).
    */
   insertDigest(date: string, size: number, blocks: readonly BlockRow[], build: (previous: DigestRow | null) => DigestRow): Promise<DigestRow>
   /**
@@ -115,6 +124,13 @@ export interface AuditStore {
    */
   pruneChunk(day: string, afterSeq: number, limit: number): Promise<{ lastSeq: number | null; pruned: number }>
 }
+
+/** A digest row with the signed objects of audit_digest_receipts beside it (both dialects). */
+export const DIGEST_SELECT =
+  'SELECT d.date, d.total_receipts_issued, d.exchanges_attested, d.merkle_root, d.previous_day_merkle_root, d.chain_length, d.computed_at, d.signed_json, r.log_receipt_json, r.resigned_json ' +
+  'FROM audit_digests d LEFT JOIN audit_digest_receipts r ON r.date = d.date'
+/** A digest whose receipt signed log_tree_size (sealed between the transparency log and migration 13). */
+export const SIGNED_WITH_LOG_SIZE = `d.signed_json LIKE '%"log_tree_size":%'`
 
 /** audit_state name of the day closed for sealing (SQLite; PostgreSQL keeps it in audit_sequence). */
 const CLOSED_THROUGH = 'closed_through'
@@ -175,9 +191,11 @@ export function sqliteAuditStore(db: Database): AuditStore {
   const insertLeafRun = db.query('INSERT OR IGNORE INTO audit_leaf_runs (date, run, bits, first_leaf, leaves) VALUES (?, ?, ?, ?, ?)')
   const unsealed = db.query('SELECT seq, day FROM audit_log WHERE day >= ? AND receipt_id = ? ORDER BY seq LIMIT 1')
   const leafIndex = db.query('SELECT count(*) AS n FROM audit_log WHERE day = ? AND seq < ?')
-  const digest = db.query('SELECT * FROM audit_digests WHERE date = ?')
-  const lastDigest = db.query('SELECT * FROM audit_digests ORDER BY date DESC LIMIT 1')
-  const latest = db.query('SELECT * FROM audit_digests ORDER BY date DESC LIMIT ?')
+  const digest = db.query(`${DIGEST_SELECT} WHERE d.date = ?`)
+  const lastDigest = db.query(`${DIGEST_SELECT} ORDER BY d.date DESC LIMIT 1`)
+  const latest = db.query(`${DIGEST_SELECT} ORDER BY d.date DESC LIMIT ?`)
+  const toSignAgain = db.query(`${DIGEST_SELECT} WHERE r.date IS NULL AND ${SIGNED_WITH_LOG_SIZE} ORDER BY d.date`)
+  const insertDigestReceipts = db.query('INSERT OR IGNORE INTO audit_digest_receipts (date, log_receipt_json, resigned_json) VALUES (?, ?, ?)')
   const insertDigest = db.query(
     `INSERT INTO audit_digests (date, total_receipts_issued, exchanges_attested, merkle_root, previous_day_merkle_root, chain_length, computed_at, signed_json)
      VALUES ($date, $total_receipts_issued, $exchanges_attested, $merkle_root, $previous_day_merkle_root, $chain_length, $computed_at, $signed_json)`,
@@ -206,7 +224,9 @@ export function sqliteAuditStore(db: Database): AuditStore {
     if (count !== size) throw new Error(`audit: ${date} has ${count} rows, the tree was built over ${size}; sealing again`)
     const row = build(lastDigest.get() as DigestRow | null)
     blockRows.forEach((block, index) => insertBlock.run(date, index, block.root, block.last_seq))
-    insertDigest.run({ ...row })
+    const { log_receipt_json: logReceipt, resigned_json: resigned, ...columns } = row
+    insertDigest.run({ ...columns })
+    if (logReceipt !== null || resigned !== null) insertDigestReceipts.run(date, logReceipt, resigned)
     return row
   })
 
@@ -296,6 +316,12 @@ export function sqliteAuditStore(db: Database): AuditStore {
     },
     async latestDigests(limit) {
       return latest.all(limit) as DigestRow[]
+    },
+    async digestsToSignAgain() {
+      return toSignAgain.all() as DigestRow[]
+    },
+    async addDigestReceipts(date, logReceiptJson, resignedJson) {
+      insertDigestReceipts.run(date, logReceiptJson, resignedJson)
     },
     async insertLeafBuckets(date, run, buckets) {
       insertLeafBuckets.immediate(date, run, buckets)

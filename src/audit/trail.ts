@@ -14,7 +14,7 @@ export interface AuditTrail {
   retention: RetentionJob
 }
 
-export function auditTrail(parts: { audit: AuditLog; signer: Signer; issuer: string; clock: Clock; log: Logger; retentionDays: number; logBase?: () => Promise<number>; integratedThrough?: () => Promise<number> }): AuditTrail {
+export function auditTrail(parts: { audit: AuditLog; signer: Signer; issuer: string; clock: Clock; log: Logger; retentionDays: number; logBase?: () => Promise<number>; logOrigin?: string; integratedThrough?: () => Promise<number> }): AuditTrail {
   const trees = new DayTrees(parts.audit.store)
   return {
     trees,

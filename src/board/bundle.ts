@@ -1,8 +1,8 @@
 // Build-time only: imported `with { type: 'macro' }` by assets.ts, so Bun runs it while
 // transpiling (from source: at start; `bun build --compile`: once, into the binary) and inlines
 // the returned text. It bundles the pages' browser script (board/client/main.ts and what it
-// imports: the shared wording, the signed field lists, canonical payloads, strict Ed25519
-// prechecks, the inclusion check, @noble/hashes' SHA-256) for browsers. Bun.build cannot run
+// imports: the shared wording and the verifier package, packages/verify, with its @noble
+// libraries) for browsers. Bun.build cannot run
 // inside a macro while the bundler waits on it, so the CLI bundles in a child process.
 import { join } from 'node:path'
 

@@ -15,6 +15,15 @@ export const STATUS_WORD: Record<Status, string> = { OPEN: 'Open', CLOSED: 'Clos
 
 export const statusClass = (status: string) => `state-${status.toLowerCase()}`
 
+/** Tiles within a region: what trades first, then halted, unknown, closed (each in exchanges.ts order). */
+const STATUS_RANK: Record<Status, number> = { OPEN: 0, HALTED: 1, UNKNOWN: 2, CLOSED: 3 }
+export const statusRank = (status: string) => STATUS_RANK[status as Status] ?? 4
+
+/** Venues in board order: by state rank, the venue list's order within a rank. */
+export function boardOrder<T extends { status: string }>(venues: readonly T[]): T[] {
+  return venues.map((venue, index) => ({ venue, index })).sort((a, b) => statusRank(a.venue.status) - statusRank(b.venue.status) || a.index - b.index).map(({ venue }) => venue)
+}
+
 const PHASE_WORD: Record<string, string> = {
   pre_open_auction: 'pre-open auction',
   continuous: 'continuous trading',
@@ -147,6 +156,15 @@ export function tileFields(venue: VenueLike, now: number) {
 
 export type TileFields = ReturnType<typeof tileFields>
 
-/** What the filter box matches a tile against: MIC, name, country, region, zone and state. */
-export const searchText = (venue: { mic: string; name: string; country: string; region: string; status: string; timezone: string }) =>
-  [venue.mic, venue.name, venue.country, venue.region, venue.status, venue.timezone].join(' ').toLowerCase()
+/** What the filter box matches words against, besides the state: MIC, name, country, region and zone. */
+export const searchText = (venue: { mic: string; name: string; country: string; region: string; timezone: string }) =>
+  [venue.mic, venue.name, venue.country, venue.region, venue.timezone].join(' ').toLowerCase()
+
+/**
+ * Whether a tile matches every word typed: a state word (open, closed, halted, unknown) matches
+ * the tile's state and nothing else ("open" is not Copenhagen); any other word must occur in
+ * its searchText.
+ */
+export function matchesWords(words: readonly string[], status: string, text: string): boolean {
+  return words.every((word) => (Object.prototype.hasOwnProperty.call(STATUS_RANK, word.toUpperCase()) ? status === word.toUpperCase() : text.includes(word)))
+}

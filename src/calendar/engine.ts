@@ -121,3 +121,44 @@ export function phaseOf(calendar: CompiledCalendar, instant: number, status: Cal
   }
   return status === 'OPEN' ? 'continuous' : 'closed'
 }
+
+/**
+ * The first instant after `instant` at which phaseAt gives another phase (a band starts or ends,
+ * a session opens or closes, coverage ends); null when it never changes (24/7) or is not known.
+ */
+export function phaseChangeAfter(calendar: CompiledCalendar, instant: number): number | null {
+  if (calendar.alwaysOpen) return null
+  const phase = phaseAt(calendar, instant)
+  if (phase === null) return null
+  let at = instant
+  // Spans and bands that change nothing (a merged reason, a band that continues a session's
+  // phase) are stepped over; a few steps always reach a real change.
+  for (let step = 0; step < 64; step++) {
+    const next = nextEdge(calendar, at)
+    if (next === null) return null
+    if (phaseAt(calendar, next) !== phase) return next
+    at = next
+  }
+  return null
+}
+
+/** The next span start or band edge after `instant` (coverage's end counts as one). */
+function nextEdge(calendar: CompiledCalendar, instant: number): number | null {
+  const index = spanIndex(calendar, instant)
+  if (index < 0) return null
+  let next = index + 1 < calendar.starts.length ? calendar.starts[index + 1]! : calendar.coverageEnd
+  const bands = calendar.bands
+  if (bands && bands.starts.length) {
+    // The last band starting at or before the instant, and the one after it.
+    let low = -1
+    let high = bands.starts.length - 1
+    while (low < high) {
+      const mid = (low + high + 1) >> 1
+      if (bands.starts[mid]! <= instant) low = mid
+      else high = mid - 1
+    }
+    if (low >= 0 && instant < bands.ends[low]!) next = Math.min(next, bands.ends[low]!)
+    if (low + 1 < bands.starts.length) next = Math.min(next, bands.starts[low + 1]!)
+  }
+  return Number.isFinite(next) ? next : null
+}

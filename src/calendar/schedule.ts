@@ -1,7 +1,7 @@
 // The unsigned schedule view of a venue (/v5/schedule): calendar only, no overrides or halts.
 import type { CompiledCalendar } from './compile'
 import { lunchBreak, planDay } from './day-plan'
-import { nextCloseBoundary, nextOpenBoundary, statusAt } from './engine'
+import { nextCloseBoundary, nextOpenBoundary, phaseChangeAfter, phaseOf, statusAt } from './engine'
 import { formatLocalTime, utcToLocal } from './zone'
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
@@ -9,7 +9,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export function scheduleView(calendar: CompiledCalendar | null, identity: { mic: string; name: string; timezone: string }, now: number, unavailable: string | null) {
   const base = { mic: identity.mic, name: identity.name, timezone: identity.timezone, queried_at: new Date(now).toISOString() }
   if (!calendar) {
-    return { ...base, current_status: 'UNKNOWN', reason: unavailable ?? 'no valid calendar', next_open: null, next_close: null, next_open_provisional: false, next_close_provisional: false, lunch_break: null, note: 'No valid calendar is loaded for this exchange: treat it as CLOSED.', data_version: null, coverage: null }
+    return { ...base, current_status: 'UNKNOWN', reason: unavailable ?? 'no valid calendar', phase: null, phase_until: null, next_open: null, next_close: null, next_open_provisional: false, next_close_provisional: false, lunch_break: null, note: 'No valid calendar is loaded for this exchange: treat it as CLOSED.', data_version: null, coverage: null }
   }
   const answer = statusAt(calendar, now)
   const openBoundary = nextOpenBoundary(calendar, now)
@@ -24,6 +24,9 @@ export function scheduleView(calendar: CompiledCalendar | null, identity: { mic:
     ...base,
     current_status: answer.status,
     reason: answer.reason,
+    // What /v5/historical calls `phase` at this instant, and when it gives way to the next one.
+    phase: phaseOf(calendar, now, answer.status),
+    phase_until: iso(phaseChangeAfter(calendar, now)),
     next_open: iso(open),
     next_close: iso(close),
     // Not dropped when a provisional day lies in between: reported, and flagged.

@@ -68,7 +68,8 @@ export function pricing(config: Config) {
     plans: plansOffer(config),
     pay_per_request: can.x402PerRequest ? x402Terms(config) : null,
     credits: canBuyCredits(can) ? { ...(can.x402Transfers ? { packs_usdc: creditPacksUsdc() } : {}), ways: creditWays } : null,
-    witness: witness ? { plans: witness.plans, checkout: witness.checkout } : null,
+    /** Custody plans appear only where one can be bought here. */
+    witness: witness.checkout ? { plans: witness.plans, checkout: witness.checkout } : null,
   }
 }
 

@@ -1,5 +1,7 @@
-// `openbell db copy --to postgres://…`: moves a stopped SQLite installation into an empty
-// PostgreSQL database (the upgrade path to several nodes; docs/scale-out.md). Shows progress
+// `openbell db copy [--to-file <file> | --to postgres://…]` (else DATABASE_URL): moves a stopped
+// SQLite installation into an empty PostgreSQL database (the upgrade path to several nodes;
+// docs/scale-out.md); the target comes from the environment or a file so that its password is
+// in no process listing. Shows progress
 // (table, rows copied of total, rate, time left: one rewritten line on a terminal, a plain line
 // every few seconds otherwise), can be run again after an interruption, and verifies the row
 // count of every table and today's audit root (and the last sealed day's) on both sides.
@@ -16,7 +18,11 @@ import { postgresAuditStore } from '../audit/store-postgres'
 import { DayTrees } from '../audit/day-tree'
 import { utcDay } from '../audit/dates'
 
-export const DB_USAGE = 'usage: openbell db copy --to postgres://user:password@host:port/database'
+export const DB_USAGE = [
+  'usage: openbell db copy [--to-file <file> | --to postgres://user:password@host:port/database]',
+  '  the target: DATABASE_URL in the environment, or --to-file: a file holding the URL or a DATABASE_URL= line',
+  '  (an environment file such as the nodes\' cluster.env), or --to on the command line (other users see it in ps)',
+].join('\n')
 const PLAIN_EVERY_MS = 5_000
 
 export interface DbCommandIo {
@@ -27,6 +33,44 @@ export interface DbCommandIo {
   now: () => number
   /** Opens (and migrates) the SQLite database the service uses; null when there is none. */
   openSource: () => Database | null
+  /** DATABASE_URL of the environment, or null. */
+  environmentUrl: string | null
+  /** Reads a file named by --to-file (throws when it cannot). */
+  readText: (path: string) => string
+}
+
+/**
+ * The target URL from `--to-file`: the file's one line, or the value of its DATABASE_URL= line
+ * (an environment file, quotes as systemd allows them). Null when it holds neither.
+ */
+export function urlFromFile(text: string): string | null {
+  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith('#'))
+  const assignment = lines.find((line) => line.startsWith('DATABASE_URL='))
+  const value = assignment ? assignment.slice('DATABASE_URL='.length) : lines.length === 1 ? lines[0]! : null
+  if (value === null) return null
+  const quoted = /^(["'])(.*)\1$/.exec(value)
+  return quoted ? quoted[2]! : value
+}
+
+/** Where the target URL comes from, and the URL as given (unchecked); an error line when the arguments are wrong. */
+function targetOf(args: string[], io: DbCommandIo): { raw: string; source: string } | { error: string; code: number } {
+  const [verb, flag, value, ...rest] = args
+  if (verb !== 'copy' || rest.length) return { error: DB_USAGE, code: 2 }
+  if (flag === undefined) {
+    if (io.environmentUrl) return { raw: io.environmentUrl, source: 'DATABASE_URL' }
+    return { error: `error: no target: set DATABASE_URL, or give --to-file <file>\n${DB_USAGE}`, code: 2 }
+  }
+  if (value === undefined) return { error: DB_USAGE, code: 2 }
+  if (flag === '--to') return { raw: value, source: '--to' }
+  if (flag !== '--to-file') return { error: DB_USAGE, code: 2 }
+  let text: string
+  try {
+    text = io.readText(value)
+  } catch (error) {
+    return { error: `error: --to-file: cannot read ${value}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, code: 2 }
+  }
+  const raw = urlFromFile(text)
+  return raw === null ? { error: `error: --to-file: ${value} holds neither one URL nor a DATABASE_URL= line`, code: 2 } : { raw, source: '--to-file' }
 }
 
 /** Leases of processes still running on this machine: the service is up on this database. */
@@ -111,18 +155,19 @@ async function copyInto(db: Database, sql: SQL, io: DbCommandIo, target: string)
 }
 
 export async function runDbCommand(args: string[], io: DbCommandIo): Promise<number> {
-  const [verb, flag, raw, ...rest] = args
-  if (verb !== 'copy' || flag !== '--to' || !raw || rest.length) {
-    io.err(DB_USAGE)
-    return 2
+  const given = targetOf(args, io)
+  if ('error' in given) {
+    io.err(given.error)
+    return given.code
   }
   let url: string
   try {
-    url = checkPostgresUrl(raw, '--to')
+    url = checkPostgresUrl(given.raw, given.source)
   } catch (error) {
     io.err(`error: ${(error as ConfigError).message}`)
     return 2
   }
+  if (given.source === '--to' && new URL(url).password) io.err('warning: the password in --to is visible to every user of this machine (ps, shell history); use DATABASE_URL or --to-file next time')
   const target = maskUrlPassword(url)
   const db = io.openSource()
   if (!db) return 1

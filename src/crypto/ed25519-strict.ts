@@ -1,6 +1,6 @@
 // The RFC 8032 checks a native Ed25519 verifier leaves out, as byte prechecks: S < L, canonical
 // encodings of A and R (y < p), neither of small order. Plain Uint8Array code with no runtime
-// imports, so the service (ed25519.ts) and the browser pages' verifier (board/client) refuse
+// imports; the verifier package (packages/verify, used by the browser pages) applies the same checks, so both refuse
 // exactly the same signatures.
 
 const fromHex = (hex: string) => Uint8Array.from(hex.match(/../g)!, (pair) => parseInt(pair, 16))

@@ -3,7 +3,7 @@
 // unreadable leaves the signer offline; it is never silently replaced by a new one.
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { Config } from '../config'
 import type { Logger } from '../log'
 import { hexToBytes } from './encoding'
@@ -61,7 +61,7 @@ export function loadSigner(config: Config, now: Date, log: Logger): Signer {
     const seed = readSeed(config.signingKeyFile)
     if (typeof seed === 'string') return offline(seed)
     warnIfReadableByOthers(config.signingKeyFile, log)
-    signer = build(seed, suppliedDefaults())
+    signer = build(seed, metaBeside(config.signingKeyFile, seed, log) ?? suppliedDefaults())
   } else {
     const keyPath = join(config.dataDir, DEFAULT_KEY_FILE)
     const metaPath = join(config.dataDir, KEY_META_FILE)
@@ -92,6 +92,24 @@ export function loadSigner(config: Config, now: Date, log: Logger): Signer {
   }
   log.info('signing key loaded', { key_id: signer.key!.keyId, public_key: signer.key!.publicKeyHex })
   return signer
+}
+
+/**
+ * The key id and start of a key file that comes with its signing-key.json (a key a SQLite
+ * installation generated, moved to SIGNING_KEY_FILE for several nodes: docs/scale-out.md): the
+ * same id and valid-from the installation published and `db copy` recorded. Null without the
+ * file, or when it describes another key (said in the log).
+ */
+function metaBeside(keyFile: string, seed: Uint8Array, log: Logger): { keyId: string; validFrom: string } | null {
+  const path = join(dirname(keyFile), KEY_META_FILE)
+  if (!existsSync(path)) return null
+  const meta = readMeta(path)
+  const publicKey = Signer.fromSeed(seed, 'probe', new Date(0).toISOString(), null).key!.publicKeyHex
+  if (!meta || meta.public_key !== publicKey || !Number.isFinite(Date.parse(meta.created_at))) {
+    log.warn(`${KEY_META_FILE} beside the key file describes another key (or is unreadable); not using it`, { file: path })
+    return null
+  }
+  return { keyId: meta.key_id, validFrom: new Date(meta.created_at).toISOString() }
 }
 
 function warnIfReadableByOthers(path: string, log: Logger): void {

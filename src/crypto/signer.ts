@@ -58,9 +58,16 @@ export class Signer {
    * receipts. Null when offline.
    */
   deriveKey(purpose: string): { privateKey: KeyObject; publicKey: Uint8Array } | null {
-    if (!this.seed) return null
-    const privateKey = privateKeyFromSeed(new Uint8Array(hkdfSync('sha256', this.seed, new Uint8Array(0), purpose, 32)))
+    const seed = this.deriveSeed(purpose)
+    if (!seed) return null
+    const privateKey = privateKeyFromSeed(seed)
     return { privateKey, publicKey: rawPublicKey(privateKey) }
+  }
+
+  /** 32 bytes for one purpose, HKDF-SHA-256 of the signing seed (info = `purpose`): the seed of a key of another algorithm. Null when offline. */
+  deriveSeed(purpose: string): Uint8Array | null {
+    if (!this.seed) return null
+    return new Uint8Array(hkdfSync('sha256', this.seed, new Uint8Array(0), purpose, 32))
   }
 
   /** Ed25519 signature over UTF-8 bytes, as 128 lowercase hex characters. */

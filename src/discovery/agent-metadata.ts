@@ -4,7 +4,7 @@ import type { DiscoveryDeps } from './deps'
 import { RECEIPT_TTL_SECONDS, RECEIPT_SCHEMA_VERSION } from '../crypto/receipt-fields'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { TOOLS } from '../mcp/tools'
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
+import { SERVED_PROTOCOL_VERSIONS } from '../mcp/protocol'
 import { API_VERSION } from '../version'
 
 /**
@@ -47,7 +47,7 @@ export function agentMetadata(deps: Pick<DiscoveryDeps, 'config'>, served: Reado
       calendar: serves.calendar,
       x402: deps.config.x402.payTo !== null,
     },
-    mcp: { url: `${base}/mcp`, transport: 'streamable-http', protocol_versions: [...SUPPORTED_PROTOCOL_VERSIONS], tools: TOOLS.map((tool) => tool.name), auth: { anonymous: true, bearer_token_endpoint: served.has('/oauth/token') ? `${base}/oauth/token` : null } },
+    mcp: { url: `${base}/mcp`, transport: 'streamable-http', protocol_versions: [...SERVED_PROTOCOL_VERSIONS], server_json: `${base}/.well-known/mcp/server.json`, tools: TOOLS.map((tool) => tool.name), auth: { anonymous: true, bearer_token_endpoint: served.has('/oauth/token') ? `${base}/oauth/token` : null } },
     rest_api: { base_url: base, openapi_url: `${base}/openapi.json`, docs_url: `${base}/docs`, llms_txt: `${base}/llms.txt`, skill: `${base}/SKILL.md` },
     trust: {
       issuer: deps.config.issuer,

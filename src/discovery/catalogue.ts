@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import type { DiscoveryDeps } from './deps'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
+import { SERVED_PROTOCOL_VERSIONS } from '../mcp/protocol'
 import { REASON_CODES } from '../market/safe-to-trade'
 
 export function preTradeStack(deps: Pick<DiscoveryDeps, 'config'>) {
@@ -80,7 +80,7 @@ const STANDARDS: Record<string, { name: string; path: string; configured?: (conf
   'Standard Webhooks': { name: 'Signed webhook deliveries', path: '/v5/webhooks/subscribe' },
   'Server-Sent Events': { name: 'Receipt stream', path: '/v5/stream' },
   'JSON-RPC 2.0': { name: 'Tool endpoint framing', path: '/mcp' },
-  ...Object.fromEntries(SUPPORTED_PROTOCOL_VERSIONS.map((version) => [`MCP ${version}`, { name: `Model Context Protocol ${version}`, path: '/mcp' }])),
+  ...Object.fromEntries(SERVED_PROTOCOL_VERSIONS.map((version) => [`MCP ${version}`, { name: `Model Context Protocol ${version}`, path: '/mcp' }])),
   'OpenAPI 3.1': { name: 'API description', path: '/openapi.json' },
   llmstxt: { name: 'llms.txt', path: '/llms.txt' },
 }

@@ -4,6 +4,7 @@
 import type { KeyDescription } from '../crypto/signer'
 import { ed25519Jwk, jwkThumbprint } from '../crypto/jwk'
 import { OPTIONAL_SIGNED_FIELDS, RECEIPT_SCHEMA_VERSION, RECEIPT_TTL_SECONDS, SIGNED_FIELDS } from '../crypto/receipt-fields'
+import { DIGEST_LOG_TYPE } from '../crypto/signed-fields'
 
 export const CANONICAL_PAYLOAD_DESCRIPTION =
   'Take the receipt fields named by the list for its type (every value is a JSON string), sort the keys by Unicode code point, ' +
@@ -31,6 +32,8 @@ export function keyRegistry(key: KeyDescription | null, baseUrl: string, issuer:
       safe_to_trade_fields: SIGNED_FIELDS.safe_to_trade_fields,
       witness_fields: SIGNED_FIELDS.witness_fields,
       digest_fields: SIGNED_FIELDS.digest_fields,
+      digest_log_fields: SIGNED_FIELDS.digest_log_fields,
+      // Published unchanged for clients written while digests signed log_tree_size in `receipt`; no verifier needs it.
       digest_optional_fields: OPTIONAL_SIGNED_FIELDS.digest_fields,
       field_list_selection: {
         receipt_fields: 'market-state receipt (has mic and halt_detection) without a reason field',
@@ -38,7 +41,9 @@ export function keyRegistry(key: KeyDescription | null, baseUrl: string, issuer:
         health_fields: 'health receipt from /v5/health (status OK, no mic)',
         safe_to_trade_fields: 'safe-to-trade receipt (has venue and safe)',
         witness_fields: "witness receipt (type 'witness.checkpoint/1')",
-        digest_fields: "signed daily audit digest (the `receipt` member of /v5/audit/digest; has merkle_root and date; previous_day_merkle_root is '' for the first day, integers and the exchanges_attested array are written as strings); the members of digest_optional_fields are signed too when the digest has them (log_tree_size: digests sealed since the transparency log exists)",
+        digest_fields: "signed daily audit digest (the `receipt` member of /v5/audit/digest and of each /v5/audit/chain item; has merkle_root and date; previous_day_merkle_root is '' for the first day, integers and the exchanges_attested array are written as strings): exactly these members, for every digest",
+        digest_log_fields: `a digest's log receipt (the \`log_receipt\` member of a sealed digest, type '${DIGEST_LOG_TYPE}'; digests sealed since the transparency log exists): the day's merkle_root is held by the log of origin log_origin (its checkpoints at /log/checkpoint) within its first log_tree_size entries, with every receipt of the days before`,
+        digest_optional_fields: "deprecated, never needed: only the `receipt_with_log_tree_size` member of digests sealed between the transparency log and the log receipt (their receipt as first published) signs these members beside digest_fields; every digest's `receipt` signs exactly digest_fields",
       },
       receipt_schema_version: RECEIPT_SCHEMA_VERSION,
       receipt_ttl_seconds: RECEIPT_TTL_SECONDS,

@@ -3,7 +3,7 @@
 // own figures (best effort, spec 2.7) and a line in the log, never a made-up number.
 import type { MetricsDeps } from './deps'
 import { RECEIPT_SCHEMA_VERSION, RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
-import { DEFAULT_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
+import { DEFAULT_PROTOCOL_VERSION, SERVED_PROTOCOL_VERSIONS } from '../mcp/protocol'
 import { TOOLS } from '../mcp/tools'
 import { DAY_MS } from '../calendar/zone'
 import type { PaymentStats } from '../payments/store'
@@ -72,7 +72,7 @@ export async function publicMetrics(deps: MetricsDeps, compliance: () => Promise
     last_payment_at: payments.last_settled_at,
     // Spec 9 names one tool-endpoint protocol version; the list says which others are answered.
     mcp_protocol_version: DEFAULT_PROTOCOL_VERSION,
-    mcp_protocol_versions: [...SUPPORTED_PROTOCOL_VERSIONS],
+    mcp_protocol_versions: [...SERVED_PROTOCOL_VERSIONS],
     fail_closed: true,
     preflight_score: report.passing,
     preflight_checks: report.total,

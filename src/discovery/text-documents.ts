@@ -13,7 +13,7 @@ import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import { exchangeDirectory } from '../calendar/directory'
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { TOOLS } from '../mcp/tools'
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol'
+import { SERVED_PROTOCOL_VERSIONS } from '../mcp/protocol'
 import { SANDBOX_CALLS, SANDBOX_DAYS } from '../catalogue/limits'
 import { SAMPLE_DOOR_PER_MINUTE } from '../market/safe-to-trade'
 import { COMPLIANCE_CACHE_MS } from './compliance'
@@ -62,11 +62,11 @@ export function documentValues(deps: Pick<DiscoveryDeps, 'config' | 'calendars'>
     x402_state: config.x402.payTo ? 'enabled on this server' : 'not configured on this server: use a key',
     purchase_ways: purchaseWays(config),
     mcp_tools: TOOLS.map((tool) => tool.name).join(', '),
-    mcp_versions: SUPPORTED_PROTOCOL_VERSIONS.join(', '),
+    mcp_versions: SERVED_PROTOCOL_VERSIONS.join(', '),
   }
 }
 
-/** The llms-full.txt lines on buying more: only what this installation sells (catalogue/capabilities.ts). */
+/** The llms-full.txt lines on buying more: only what this installation sells (accounts/capabilities.ts). */
 function purchaseWays(config: DiscoveryDeps['config']): string {
   const can = capabilities(config)
   const card = (['builder', 'pro', 'credits'] as const).filter((product) => can.card[product])

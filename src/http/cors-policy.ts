@@ -17,6 +17,8 @@ export interface CorsRoute {
   path: string
   policy: CorsPolicy
   why: string
+  /** A 'listed' route that refuses other origins itself, in its own error shape (the tool endpoint: JSON-RPC). */
+  refusesItself?: true
 }
 
 const route = (policy: CorsPolicy, why: string, ...paths: string[]): CorsRoute[] => paths.map((path) => ({ path, policy, why }))
@@ -25,22 +27,22 @@ export const CORS_ROUTES: readonly CorsRoute[] = [
   ...route('open', 'key discovery', '/v5/keys', '/.well-known/oracle-keys.json', '/.well-known/jwks.json'),
   ...route('open', 'witness (its spec: CORS for all origins)', '/v1/witness/checkpoints', '/v1/witness/spec'),
   ...route('open', 'public receipts and checking them', '/v5/demo', '/v5/verify', '/v5/conformance-vectors', '/v5/card/*', '/v1/safe-to-trade/sample'),
-  ...route('open', 'calendars', '/v5/exchanges', '/mics.json', '/v5/schedule', '/v5/historical', '/v5/dst-risk', '/v5/calendar', '/v5/calendar/*', '/v5/holidays', '/v5/holidays/upcoming'),
+  ...route('open', 'calendars', '/v5/exchanges', '/mics.json', '/v5/schedule', '/v5/historical', '/v5/dst-risk', '/v5/calendar', '/v5/calendar/*', '/v5/holidays', '/v5/holidays/upcoming', '/v5/calendars/manifest', '/v5/calendars/files/*'),
   ...route('open', 'the status board', '/v5/board'),
-  ...route('open', 'liveness and the index', '/', '/v5/health'),
+  ...route('open', 'liveness, readiness and the index', '/', '/v5/health', '/v5/ready'),
   ...route('open', 'signed receipts: the page brings the key or the x402 payment', '/v5/status', '/v5/status/realtime', '/v5/batch', '/v1/safe-to-trade'),
   ...route('open', 'the event stream (EventSource; the key in the query)', '/v5/stream'),
-  ...route('open', 'the tool endpoint (anonymous or a bearer token the page brings)', '/mcp'),
   ...route('open', 'keyed reads and webhook management: the page brings the key', '/v5/account', '/v5/usage', '/v5/credits/balance', '/v5/archive', '/v5/receipts', '/v5/webhooks', '/v5/webhooks/*'),
   ...route('open', 'audit digests, chain and proofs', '/v5/audit/digest', '/v5/audit/chain', '/v5/audit/proof'),
-  ...route('open', 'the transparency log (C2SP tlog-tiles: checkpoint, tiles, proofs) and the checkpoints the witness cosigned: public reads for monitors', '/log/checkpoint', '/log/tile/*', '/log/proof/consistency', '/log/proof/inclusion', '/witness/*'),
-  ...route('open', 'documents and figures', '/openapi.json', '/robots.txt', '/llms.txt', '/llms-full.txt', '/SKILL.md', '/.well-known/agent.json', '/.well-known/security.txt', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/v5/metrics', '/v5/metrics/public', '/v5/traction', '/v5/compliance', '/v5/briefing', '/v5/pre-trade-stack', '/v5/stack', '/v5/implementations', '/v5/showcase', '/x402'),
+  ...route('open', 'the transparency log (C2SP tlog-tiles: checkpoint, tiles, proofs) and the checkpoints the witness cosigned: public reads for monitors', '/log/checkpoint', '/log/tile/*', '/log/proof/consistency', '/log/proof/inclusion', '/log/proof/receipt/*', '/log/policy', '/witness/*'),
+  ...route('open', 'documents and figures', '/openapi.json', '/robots.txt', '/llms.txt', '/llms-full.txt', '/SKILL.md', '/.well-known/agent.json', '/.well-known/security.txt', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/mcp/server.json', '/v5/metrics', '/v5/metrics/public', '/v5/traction', '/v5/compliance', '/v5/briefing', '/v5/pre-trade-stack', '/v5/stack', '/v5/implementations', '/v5/showcase', '/x402'),
   ...route('listed', 'issues a key, limited per client address', '/v5/keys/instant', '/v5/keys/request', '/v5/sandbox'),
   ...route('listed', 'issues a bearer token', '/oauth/token'),
+  { path: '/mcp', policy: 'listed', why: 'the tool endpoint: its transport requires Origin to be validated against DNS rebinding (403 in JSON-RPC, docs/mcp.md)', refusesItself: true },
   ...route('listed', 'starts a purchase or mints a paid key', '/v5/checkout', '/v5/x402/mint', '/v5/credits/purchase'),
   ...route('none', 'operator routes (ADMIN_KEY)', '/v5/admin/*', '/v5/funnel'),
   ...route('none', "the billing provider's webhook", '/webhooks/paddle'),
-  ...route('none', 'C2SP tlog-witness add-checkpoint: called by logs, not by pages', '/add-checkpoint'),
+  ...route('none', 'C2SP tlog-witness add-checkpoint and sign-subtree: called by logs, not by pages', '/add-checkpoint', '/sign-subtree'),
   ...route('none', 'answers unsupported_response_type to everything', '/oauth/authorize'),
   ...route('none', 'HTML pages and their assets (opened, not fetched)', '/docs', '/docs/*', '/pricing', '/venue/*', '/verify', '/witness', '/assets/*', '/favicon.svg', '/favicon.ico'),
 ]

@@ -28,7 +28,7 @@ export function corsPlugin(config: Pick<Config, 'corsAllowedOrigins' | 'publicBa
     const entry = corsRouteOf(pathOf(request.url))
     if (!entry || entry.policy === 'none') return { allowed: false, listedRoute: false }
     if (entry.policy === 'open') return { allowed: true, listedRoute: false }
-    return { allowed: listed.has(origin), listedRoute: true }
+    return { allowed: listed.has(origin), listedRoute: !entry.refusesItself }
   }
   return new Elysia({ name: 'openbell-cors' })
     .onRequest(({ request, set }) => {

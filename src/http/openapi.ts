@@ -29,7 +29,7 @@ export function responses(map: Record<number, ResponseDoc>) {
 
 /**
  * Marks a query parameter that the route requires but checks itself, to answer its own error code
- * (MIC_REQUIRED, AT_REQUIRED…) rather than the validator's BAD_REQUEST: declare it `t.Optional`
+ * (MIC_REQUIRED…) rather than the validator's BAD_REQUEST: declare it `t.Optional`
  * with this option, and the OpenAPI document lists it as required.
  */
 export const REQUIRED_IN_DOCUMENT = 'x-openbell-required'

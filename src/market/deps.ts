@@ -9,6 +9,7 @@ import type { AuditLog } from '../audit/log'
 import type { KeyCheckDeps, MeterDeps } from '../accounts/deps'
 import type { PaymentDeps } from '../payments/service'
 import type { MarketDeps } from './resolve'
+import type { TransparencyLog } from '../transparency/services'
 
 /** Resolving, signing and (live receipts) logging a receipt (issue.ts). */
 export interface IssueDeps extends MarketDeps {
@@ -28,4 +29,6 @@ export interface AccessDeps extends KeyCheckDeps, MeterDeps, PaymentDeps {
 export interface MarketRouteDeps extends IssueDeps, AccessDeps {
   /** Per-address limiter of the public safe-to-trade sample door (SAMPLE_DOOR_PER_MINUTE). */
   sampleDoorLimiter: RateLimiter
+  /** /v5/verify checks a receipt's tlog-proof under the log's published policy. */
+  transparency: TransparencyLog
 }

@@ -10,7 +10,10 @@ import { issueLiveReceipt } from '../market/issue'
 import type { ToolCaller } from './tools'
 import { utcDay } from './usage'
 
-export type McpAccess = { kind: 'ok'; caller: ToolCaller; clientHash: string } | { kind: 'rejected'; response: Response }
+import type { CallerKey } from './admission'
+
+/** `counted`: whose message rate and in-flight places the call uses (the key, or the client address). */
+export type McpAccess = { kind: 'ok'; caller: ToolCaller; clientHash: string; counted: CallerKey } | { kind: 'rejected'; response: Response }
 
 function anonymousLimitReached(deps: Pick<McpDeps, 'config'>, limit: number): ApiError {
   const base = deps.config.publicBaseUrl
@@ -48,7 +51,7 @@ export async function mcpCaller(deps: McpDeps, request: Request, address: string
   const clientHash = await deps.mcpUsage.clientHash(address, day)
   const bearer = await resolveBearer(deps, request.headers.get('authorization'))
   if (bearer.kind === 'rejected') return { kind: 'rejected', response: bearer.response }
-  if (bearer.kind === 'ok') return { kind: 'ok', caller: keyCaller(deps, bearer.account), clientHash }
+  if (bearer.kind === 'ok') return { kind: 'ok', caller: keyCaller(deps, bearer.account), clientHash, counted: `key:${bearer.account.key_hash}` }
   const limit = deps.config.mcp.anonymousDailyLimit
   const caller: ToolCaller = {
     async admitStatusCall() {
@@ -61,5 +64,5 @@ export async function mcpCaller(deps: McpDeps, request: Request, address: string
       return { ...(await issueLiveReceipt(deps, mic, { surface: '/mcp:get_market_status', clientRef: `anon:${clientHash}` })) }
     },
   }
-  return { kind: 'ok', caller, clientHash }
+  return { kind: 'ok', caller, clientHash, counted: `address:${address}` }
 }

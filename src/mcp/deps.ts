@@ -1,6 +1,6 @@
 // What the tool endpoint takes (types only: a full set of the app's dependencies satisfies each):
-// the tools themselves read only the calendars, the clock, the key and the configuration; the
-// endpoint also meters keys, resolves bearer tokens and issues live receipts.
+// the tools themselves read only the calendars, the clock, the key, the configuration and the
+// log's policy; the endpoint also meters keys, resolves bearer tokens and issues live receipts.
 import type { Config } from '../config'
 import type { Clock } from '../clock'
 import type { Signer } from '../crypto/signer'
@@ -9,6 +9,7 @@ import type { BearerDeps, MeterDeps } from '../accounts/deps'
 import type { IssueDeps } from '../market/deps'
 import type { McpUsage } from './usage'
 import type { AnonymousAllowance } from './allowance'
+import type { TransparencyLog } from '../transparency/services'
 
 /** What a tool's run reads (tools.ts); get_market_status issues its receipt through the caller instead. */
 export interface McpToolDeps {
@@ -16,6 +17,8 @@ export interface McpToolDeps {
   clock: Clock
   signer: Signer
   calendars: CalendarRegistry
+  /** verify_receipt checks a receipt's tlog-proof under the log's published policy. */
+  transparency: TransparencyLog
 }
 
 /** The tool endpoint (routes.ts, access.ts, dispatch.ts). */

@@ -5,18 +5,23 @@ import { ApiError, storageFull, storageRefusal, storageUnavailable } from '../ht
 import { SUPPORTED_MICS } from '../calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
 import {
+  ALL_PROTOCOL_VERSIONS,
   JSONRPC_ERRORS,
   argumentErrorsAsResults,
   classify,
+  errorFor,
   errorResponse,
+  hasFullToolDescriptions,
   hasStructuredContent,
   negotiateVersion,
   resultResponse,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type ModernVersion,
   type ProtocolVersion,
 } from './protocol'
 import { argumentProblem, findTool, toolList, toolResult, type ToolCaller } from './tools'
+import { META_SERVER_INFO } from './modern'
 import { MCP_ANSWER_RESERVE_BYTES, MCP_MAX_BATCH, MCP_MAX_RESPONSE_BYTES } from './limits'
 
 export const SERVER_NAME = 'openbell'
@@ -26,19 +31,28 @@ const INSTRUCTIONS =
   'UNKNOWN means treat the market as CLOSED, and the Ed25519 signature verifies offline with the key at /v5/keys ' +
   '(or with verify_receipt). get_market_schedule is the unsigned calendar view; get_market_calendar lists sessions, holidays and phases by date.'
 
+/**
+ * How the client speaks: after an initialize handshake (the version it declared in the
+ * MCP-Protocol-Version header, if any), or statelessly (2026-07-28: the version in each request's
+ * `_meta`, already checked against the headers by the route).
+ */
+export type Era = { kind: 'legacy'; version: ProtocolVersion | null } | { kind: 'modern'; version: ModernVersion }
+
 export interface DispatchContext {
   deps: McpToolDeps & Pick<McpDeps, 'log'>
   caller: ToolCaller
-  /** The version the client declared in the MCP-Protocol-Version header, if any. */
-  version: ProtocolVersion | null
+  era: Era
   serverVersion: string
 }
+
+/** How long a 2026-07-28 client may keep tools/list and server/discover: they change only with a new release. */
+export const LIST_TTL_MS = 3_600_000
 
 /**
  * The serialised answer: 200, or 503 (with Retry-After) when the one message of a body failed for
  * a full disk (a batch stays 200 with that element's error); 202 when nothing is to be answered.
  */
-export type DispatchOutcome = { status: 202 } | { status: 200 | 503; text: string; headers?: Record<string, string> }
+export type DispatchOutcome = { status: 202 } | { status: 200 | 400 | 404 | 503; text: string; headers?: Record<string, string> }
 
 /** Why a batch is refused whole (one -32600 error): longer than MCP_MAX_BATCH; or null. */
 export function batchTooLong(body: unknown): string | null {
@@ -86,6 +100,11 @@ export async function dispatchBody(body: unknown, context: DispatchContext, maxB
   if (Buffer.byteLength(text) > maxBytes) text = JSON.stringify(overBudget(body, maxBytes))
   const refused = storageRefusalOf(answer)
   if (refused) return { status: 503, text, headers: refused.headers }
+  // 2026-07-28 on HTTP: an unknown method is 404 (a legacy HTTP+SSE server would answer 404 with no JSON-RPC body).
+  if (context.era.kind === 'modern' && 'error' in answer) {
+    if (answer.error.code === JSONRPC_ERRORS.METHOD_NOT_FOUND) return { status: 404, text }
+    if (answer.error.code === JSONRPC_ERRORS.INVALID_REQUEST) return { status: 400, text }
+  }
   return { status: 200, text }
 }
 
@@ -100,7 +119,7 @@ async function dispatchOne(element: unknown, context: DispatchContext): Promise<
   const message = classify(element)
   switch (message.kind) {
     case 'invalid':
-      return errorResponse(message.id, JSONRPC_ERRORS.INVALID_REQUEST, `invalid request: ${message.reason}`)
+      return errorFor(context.era.kind === 'modern', message.id, JSONRPC_ERRORS.INVALID_REQUEST, `invalid request: ${message.reason}`)
     case 'notification':
     case 'client_response':
       return null
@@ -121,6 +140,7 @@ async function dispatchOne(element: unknown, context: DispatchContext): Promise<
 }
 
 async function answerRequest(request: JsonRpcRequest, context: DispatchContext): Promise<JsonRpcResponse> {
+  if (context.era.kind === 'modern') return answerModern(request, context)
   const { id, method, params = {} } = request
   switch (method) {
     case 'initialize':
@@ -133,11 +153,34 @@ async function answerRequest(request: JsonRpcRequest, context: DispatchContext):
     case 'ping':
       return resultResponse(id, {})
     case 'tools/list':
-      return resultResponse(id, { tools: toolList() })
+      return resultResponse(id, { tools: toolList(context.era.version !== null && hasFullToolDescriptions(context.era.version)) })
     case 'tools/call':
       return callTool(id, params, context)
     default:
       return errorResponse(id, JSONRPC_ERRORS.METHOD_NOT_FOUND, `method not found: ${method}`)
+  }
+}
+
+/**
+ * 2026-07-28: no initialize and no ping; server/discover instead. Every result carries
+ * `resultType` and the server's identity in `_meta`; the list results carry caching hints.
+ */
+async function answerModern(request: JsonRpcRequest, context: DispatchContext): Promise<JsonRpcResponse> {
+  const { id, method, params = {} } = request
+  const complete = (result: Record<string, unknown>) =>
+    resultResponse(id, { resultType: 'complete', ...result, _meta: { [META_SERVER_INFO]: { name: SERVER_NAME, version: context.serverVersion } } })
+  switch (method) {
+    case 'server/discover':
+      return complete({ supportedVersions: [...ALL_PROTOCOL_VERSIONS], capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, ttlMs: LIST_TTL_MS, cacheScope: 'public' })
+    case 'tools/list':
+      // The same tools for every caller, anonymous or not: shared caches may keep it.
+      return complete({ tools: toolList(true), ttlMs: LIST_TTL_MS, cacheScope: 'public' })
+    case 'tools/call': {
+      const answer = await callTool(id, params, context)
+      return 'result' in answer ? complete(answer.result as Record<string, unknown>) : answer
+    }
+    default:
+      return errorResponse(id, JSONRPC_ERRORS.METHOD_NOT_FOUND, `method not found: ${method}${method === 'initialize' || method === 'ping' ? ` (${context.era.version} has no ${method}: each request carries its version in _meta; see server/discover)` : ''}`)
   }
 }
 
@@ -149,11 +192,12 @@ async function callTool(id: string | number, params: Record<string, unknown>, co
   const args = params.arguments === undefined ? {} : params.arguments
   // Not an object at all: the request itself is malformed (CallToolRequest), a protocol error in every version.
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, `invalid arguments for ${tool.name}: arguments must be an object`)
-  const structured = context.version !== null && hasStructuredContent(context.version)
+  const version = context.era.version
+  const structured = version !== null && hasStructuredContent(version)
   const problem = argumentProblem(tool, args)
   if (problem) {
     const message = `invalid arguments for ${tool.name}: ${problem}`
-    if (context.version !== null && argumentErrorsAsResults(context.version)) return resultResponse(id, toolResult({ error: 'INVALID_ARGUMENTS', message }, true, structured))
+    if (version !== null && argumentErrorsAsResults(version)) return resultResponse(id, toolResult({ error: 'INVALID_ARGUMENTS', message }, true, structured))
     return errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, message)
   }
   try {

@@ -12,3 +12,10 @@ export const MCP_MAX_RESPONSE_BYTES = 2 * 1024 * 1024
  * answer of any tool is a few KB (tools/list; docs/mcp.md gives the measured size).
  */
 export const MCP_ANSWER_RESERVE_BYTES = 64 * 1024
+/**
+ * Messages of one caller (a key, or an anonymous address) outstanding at once: from admission
+ * until their answer is handed over whole (a streamed answer: until its last chunk is taken, or
+ * it is dropped). One full batch, or that many single calls in parallel; what one caller can make
+ * the process hold is then one answer's worth (MCP_MAX_RESPONSE_BYTES).
+ */
+export const MCP_MAX_OUTSTANDING = MCP_MAX_BATCH

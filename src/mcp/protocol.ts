@@ -9,16 +9,32 @@ export const JSONRPC_ERRORS = {
   INTERNAL_ERROR: -32603,
   /** Implementation-defined server error (JSON-RPC reserves -32000 to -32099): a limit of this server was reached (rate, answer size). */
   LIMIT_REACHED: -32000,
+  /** 2026-07-28: the Mcp-* headers are missing or do not match the body. */
+  HEADER_MISMATCH: -32020,
+  /** 2026-07-28: the requested protocol version is not served here; data {supported, requested}. */
+  UNSUPPORTED_PROTOCOL_VERSION: -32022,
 } as const
 
 /** The version spec 9 names; answered when a client asks for one this server does not speak. */
 export const DEFAULT_PROTOCOL_VERSION = '2024-11-05'
-/** Every version this server answers in, oldest first (docs/mcp.md says what differs). */
+/** The versions opened by an initialize handshake, oldest first (docs/mcp.md says what differs). */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number]
+/** The stateless versions: each request carries its version in `_meta` and the MCP-Protocol-Version header (no initialize). */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const
+export type ModernVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number]
+/** Every version served, oldest first (the discovery documents list them). */
+export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS]
+/** Every version served, newest first (server/discover and UnsupportedProtocolVersionError list them). */
+export const ALL_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...[...SUPPORTED_PROTOCOL_VERSIONS].reverse()]
 
+/** A version an initialize handshake can open. */
 export function isSupportedVersion(value: unknown): value is ProtocolVersion {
   return typeof value === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(value)
+}
+
+export function isModernVersion(value: unknown): value is ModernVersion {
+  return typeof value === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(value)
 }
 
 /** The client's requested version when this server speaks it, else the spec's default. */
@@ -27,7 +43,7 @@ export function negotiateVersion(requested: unknown): ProtocolVersion {
 }
 
 /** structuredContent arrived with 2025-06-18; older clients get text content only. */
-export function hasStructuredContent(version: ProtocolVersion): boolean {
+export function hasStructuredContent(version: ProtocolVersion | ModernVersion): boolean {
   return version >= '2025-06-18'
 }
 
@@ -36,7 +52,12 @@ export function hasStructuredContent(version: ProtocolVersion): boolean {
  * (isError, so the model sees it and can correct the call); earlier versions make them -32602.
  * An unknown tool stays -32602 in every version.
  */
-export function argumentErrorsAsResults(version: ProtocolVersion): boolean {
+export function argumentErrorsAsResults(version: ProtocolVersion | ModernVersion): boolean {
+  return version >= '2025-11-25'
+}
+
+/** Tools described fully (annotations, outputSchema) from 2025-11-25 on; earlier clients get the list as before. */
+export function hasFullToolDescriptions(version: ProtocolVersion | ModernVersion): boolean {
   return version >= '2025-11-25'
 }
 
@@ -55,7 +76,8 @@ export interface JsonRpcNotification {
 
 export type JsonRpcResponse =
   | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
-  | { jsonrpc: '2.0'; id: JsonRpcId; error: { code: number; message: string; data?: unknown } }
+  /** `id` is left out only where 2026-07-28 forbids null (errorWithoutId). */
+  | { jsonrpc: '2.0'; id?: JsonRpcId; error: { code: number; message: string; data?: unknown } }
 
 export type IncomingMessage =
   | { kind: 'request'; message: JsonRpcRequest }
@@ -66,6 +88,17 @@ export type IncomingMessage =
 
 export function errorResponse(id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } }
+}
+
+/** An error whose request id is not known: 2026-07-28 forbids `"id": null` (the member is left out); earlier versions keep JSON-RPC's null. */
+export function errorWithoutId(modern: boolean, code: number, message: string, data?: unknown): JsonRpcResponse {
+  if (!modern) return errorResponse(null, code, message, data)
+  return { jsonrpc: '2.0', error: data === undefined ? { code, message } : { code, message, data } }
+}
+
+/** An error for a known id, or (id null) errorWithoutId. */
+export function errorFor(modern: boolean, id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcResponse {
+  return id === null ? errorWithoutId(modern, code, message, data) : errorResponse(id, code, message, data)
 }
 
 export function resultResponse(id: JsonRpcId, result: unknown): JsonRpcResponse {

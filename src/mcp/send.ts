@@ -23,12 +23,17 @@ export interface AnswerInit {
 /**
  * The answer as a Response. Above STREAM_THRESHOLD_BYTES it is streamed in chunks that Bun pulls
  * as the client reads; not read whole within `deadlineMs`, the stream fails, the connection is
- * closed and `onDropped` is told.
+ * closed and `onDropped` is told. `onSettled` is called once the answer is handed over whole, dropped
+ * or cancelled (at once for an answer sent in one piece): the caller's in-flight place is then free.
  */
-export function answerResponse(text: string, init: AnswerInit, deadlineMs: number, onDropped: (takenBytes: number, totalBytes: number) => void): Response {
+export function answerResponse(text: string, init: AnswerInit, deadlineMs: number, onDropped: (takenBytes: number, totalBytes: number) => void, onSettled: () => void = () => {}): Response {
   const bytes = Buffer.from(text)
   const headers = { 'content-type': 'application/json; charset=utf-8', ...init.headers }
-  if (bytes.byteLength <= STREAM_THRESHOLD_BYTES) return new Response(bytes, { status: init.status, headers })
+  if (bytes.byteLength <= STREAM_THRESHOLD_BYTES) {
+    // Handed to the socket whole: the kernel's buffer takes it, so the caller's place is free now.
+    onSettled()
+    return new Response(bytes, { status: init.status, headers })
+  }
   let offset = 0
   let timer: ReturnType<typeof setTimeout> | undefined
   const stream = new ReadableStream<Uint8Array>(
@@ -36,6 +41,7 @@ export function answerResponse(text: string, init: AnswerInit, deadlineMs: numbe
       start(controller) {
         timer = setTimeout(() => {
           onDropped(offset, bytes.byteLength)
+          onSettled()
           controller.error(new Error('the client did not read the answer in time'))
         }, deadlineMs)
       },
@@ -44,11 +50,13 @@ export function answerResponse(text: string, init: AnswerInit, deadlineMs: numbe
         offset += CHUNK_BYTES
         if (offset >= bytes.byteLength) {
           clearTimeout(timer)
+          onSettled()
           controller.close()
         }
       },
       cancel() {
         clearTimeout(timer)
+        onSettled()
       },
     },
     { highWaterMark: 0 },

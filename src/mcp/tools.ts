@@ -12,8 +12,10 @@ import { scheduleView } from '../calendar/schedule'
 import { marketCalendar } from '../calendar/calendar-answer'
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../calendar/date-range'
 import { verificationKeys, verifyReceipt } from '../crypto/verify-receipt'
+import { MAX_PROOF_BYTES, proofReport } from '../transparency/verify-proof'
 import { paymentOptions } from './payment-options'
 import { RECEIPT_TTL_SECONDS } from '../crypto/receipt-fields'
+import { OUTPUT_SCHEMAS } from './output-schemas'
 
 export interface ToolCaller {
   /** Admits one metered status call (bearer key metering, or the anonymous daily allowance); a key's count can be given back. */
@@ -28,10 +30,25 @@ export interface ToolResult {
   isError?: boolean
 }
 
+/** The four behaviour hints, always set explicitly (an absent hint means destructive and open-world to a client). */
+export interface ToolAnnotations {
+  readOnlyHint: boolean
+  destructiveHint: boolean
+  idempotentHint: boolean
+  openWorldHint: boolean
+}
+
+/**
+ * Reads: nothing changes in the service or anywhere else, and the domain is this service's own
+ * calendars, keys and configuration (openWorldHint false: no call reaches outside it).
+ */
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+
 export interface ToolDefinition {
-  name: string
+  name: keyof typeof OUTPUT_SCHEMAS
   title: string
   description: string
+  annotations: ToolAnnotations
   inputSchema: TSchema
   run(deps: McpToolDeps, args: Record<string, unknown>, caller: ToolCaller): Promise<Record<string, unknown>>
 }
@@ -44,6 +61,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Signed market status',
     description:
       `Signed live receipt saying whether an exchange is OPEN, CLOSED, HALTED or UNKNOWN. Treat UNKNOWN as CLOSED; do not act after expires_at (${RECEIPT_TTL_SECONDS} s). Verify the Ed25519 signature with the key at /v5/keys.`,
+    // Each call appends a signed receipt to the audit log and spends one call of the caller's
+    // allowance (a key's quota or credits): a change, additive only, and a repeat is not free.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     inputSchema: Type.Object({ mic: Type.Optional(MicArgument) }, { additionalProperties: false }),
     async run(_deps, args, caller) {
       const mic = parseMic(args.mic as string | undefined)
@@ -61,6 +81,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'get_market_schedule',
     title: 'Exchange schedule',
     description: 'Unsigned calendar view of an exchange: current status by calendar, next open and close (UTC), lunch break. Ignores overrides and halts; use get_market_status before acting.',
+    annotations: READ_ONLY,
     inputSchema: Type.Object({ mic: Type.Optional(MicArgument) }, { additionalProperties: false }),
     async run(deps, args) {
       const mic = parseMic(args.mic as string | undefined)
@@ -73,6 +94,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Exchange calendar by date',
     description:
       `Unsigned calendar of an exchange over a date range, as /v5/calendar answers it: each local date with its kind (regular, early_close, late_open, special, holiday, weekend, provisional, unknown), name, basis, sessions (UTC and local times) and trading phases where known. At most ${MAX_RANGE_DAYS} days per call. Dates outside coverage are unknown: treat them as closed. Use get_market_status before acting.`,
+    annotations: READ_ONLY,
     inputSchema: Type.Object(
       {
         mic: Type.Optional(MicArgument),
@@ -89,6 +111,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'list_exchanges',
     title: 'Supported exchanges',
     description: 'The exchanges this service covers: MIC, name and IANA time zone.',
+    annotations: READ_ONLY,
     inputSchema: Type.Object({}, { additionalProperties: false }),
     async run(deps) {
       return { exchanges: exchangeDirectory(deps.calendars.snapshot()).map(({ mic, name, timezone }) => ({ mic, name, timezone })) }
@@ -97,12 +120,17 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: 'verify_receipt',
     title: 'Verify a receipt',
-    description: 'Checks the Ed25519 signature and expiry of a receipt this service issued (market status, health or safe-to-trade). Pass the complete receipt object (or its JSON text).',
+    description: 'Checks the Ed25519 signature and expiry of a receipt this service issued (market status, health or safe-to-trade). Pass the complete receipt object (or its JSON text); with its tlog-proof (GET /log/proof/receipt/{id}), also checks that it was logged and witnessed, under /log/policy, and reports that verdict as `proof`.',
+    annotations: READ_ONLY,
     inputSchema: Type.Object(
-      { receipt: Type.Union([Type.Object({}, { additionalProperties: true }), Type.String({ maxLength: 16_384 })], { description: 'the complete signed receipt' }) },
+      {
+        receipt: Type.Union([Type.Object({}, { additionalProperties: true }), Type.String({ maxLength: 16_384 })], { description: 'the complete signed receipt' }),
+        proof: Type.Optional(Type.String({ maxLength: MAX_PROOF_BYTES, description: "the receipt's C2SP tlog-proof text" })),
+      },
       { additionalProperties: false },
     ),
     async run(deps, args) {
+      const verdict = (receipt: unknown) => ({ ...verifyReceipt(verificationKeys(deps.signer), receipt, deps.clock.now()), ...(args.proof === undefined ? {} : { proof: proofReport(deps.transparency.policy, args.receipt, args.proof as string) }) })
       let receipt = args.receipt
       if (typeof receipt === 'string') {
         try {
@@ -111,13 +139,14 @@ export const TOOLS: readonly ToolDefinition[] = [
           throw new ApiError(400, 'BAD_REQUEST', 'receipt text is not JSON')
         }
       }
-      return { ...verifyReceipt(verificationKeys(deps.signer), receipt, deps.clock.now()) }
+      return verdict(receipt)
     },
   },
   {
     name: 'get_payment_options',
     title: 'How to get access',
     description: 'Ways to get access: a free instant key, a sandbox key, x402 per-request payment (price, network, pay-to address), prepaid credits and paid plans.',
+    annotations: READ_ONLY,
     inputSchema: Type.Object({}, { additionalProperties: false }),
     async run(deps) {
       return paymentOptions(deps)
@@ -125,7 +154,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
 ]
 
-const byName = new Map(TOOLS.map((tool) => [tool.name, tool]))
+const byName = new Map<string, ToolDefinition>(TOOLS.map((tool) => [tool.name, tool]))
 // Compiled once: checking arguments is on the path of every call.
 const validators = new Map(TOOLS.map((tool) => [tool.name, Compile(tool.inputSchema)]))
 
@@ -133,9 +162,19 @@ export function findTool(name: string): ToolDefinition | undefined {
   return byName.get(name)
 }
 
-/** The tools/list entries: plain JSON Schema, no output schemas (results carry structuredContent freely). */
-export function toolList() {
-  return TOOLS.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema: JSON.parse(JSON.stringify(inputSchema)) }))
+const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema))
+/** Up to 2025-06-18 the entries as they always were: name, title, description, input schema. */
+const BRIEF_LIST = TOOLS.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema: plain(inputSchema) }))
+/** From 2025-11-25: also the behaviour hints and the output schema that structuredContent always validates against. */
+const FULL_LIST = TOOLS.map(({ name, title, description, annotations, inputSchema }) => ({ name, title, description, inputSchema: plain(inputSchema), outputSchema: OUTPUT_SCHEMAS[name], annotations }))
+
+/**
+ * The tools/list entries, in the one fixed order of TOOLS. Clients before 2025-11-25 (or that
+ * send no MCP-Protocol-Version) get the list unchanged: an outputSchema would make an SDK client
+ * that gets no structuredContent (before 2025-06-18) reject every result.
+ */
+export function toolList(full: boolean) {
+  return full ? FULL_LIST : BRIEF_LIST
 }
 
 /** First problem of the arguments against the tool's schema, or null. */

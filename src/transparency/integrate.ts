@@ -38,7 +38,20 @@ export interface Integration {
 export const emptyEdge = (): Edge => ({ size: 0, levels: [], entries: [] })
 
 export function appendEntries(previous: Edge, entries: readonly Uint8Array[]): Integration {
-  const edge: Edge = { size: previous.size, levels: previous.levels.map((level) => [...level]), entries: [...previous.entries] }
+  return extend(previous, entries.length, (i) => leafHash(entries[i]!), (i) => entries[i]!)
+}
+
+/**
+ * The hash part of appendEntries: leaf hashes appended to the edge, with no entries kept and no
+ * bundles made (a monitor follows the tree from the hashes alone, so its memory does not grow
+ * with the entries it reads). The edge's `entries` stay empty.
+ */
+export function appendLeafHashes(previous: Edge, hashes: readonly Uint8Array[]): Integration {
+  return extend(previous, hashes.length, (i) => hashes[i]!, null)
+}
+
+function extend(previous: Edge, count: number, leafAt: (i: number) => Uint8Array, entryAt: ((i: number) => Uint8Array) | null): Integration {
+  const edge: Edge = { size: previous.size, levels: previous.levels.map((level) => [...level]), entries: entryAt ? [...previous.entries] : [] }
   const full: TileBytes[] = []
   const add = (level: number, hash: Uint8Array, size: number) => {
     const hashes = (edge.levels[level] ??= [])
@@ -50,14 +63,16 @@ export function appendEntries(previous: Edge, entries: readonly Uint8Array[]): I
     edge.levels[level] = []
     add(level + 1, rootOf(hashes), size)
   }
-  for (const entry of entries) {
+  for (let i = 0; i < count; i++) {
     const size = edge.size + 1
-    edge.entries.push(entry)
-    if (edge.entries.length === TILE_WIDTH) {
-      full.push({ level: ENTRIES_LEVEL, index: size / TILE_WIDTH - 1, data: encodeBundle(edge.entries) })
-      edge.entries = []
+    if (entryAt) {
+      edge.entries.push(entryAt(i))
+      if (edge.entries.length === TILE_WIDTH) {
+        full.push({ level: ENTRIES_LEVEL, index: size / TILE_WIDTH - 1, data: encodeBundle(edge.entries) })
+        edge.entries = []
+      }
     }
-    add(0, leafHash(entry), size)
+    add(0, leafAt(i), size)
     edge.size = size
   }
   while (edge.levels.length && !edge.levels.at(-1)!.length) edge.levels.pop()

@@ -137,14 +137,22 @@ export class NoteSigner {
 /**
  * How a note's signatures fare against one trusted Ed25519 key: 'valid' (a line with its name
  * and key id verifies), 'invalid' (such a line fails: the note is to be rejected), 'absent'.
+ * Every distinct line of the key is verified (c2sp.org/signed-note: a line whose name and key id
+ * match a known key MUST be verified); a repeated identical line is the same statement and is
+ * verified once (100 copies of one line cost 100 verifications before).
  */
 export function checkNoteSignature(note: Note, key: Vkey): 'valid' | 'invalid' | 'absent' {
   if (key.type !== SIG_ED25519) return 'absent'
-  let seen = false
+  const verified = new Set<string>()
   for (const signature of note.signatures) {
-    if (signature.name !== key.name || signature.keyId !== key.keyId) continue
-    seen = true
+    if (signature.name !== key.name || signature.keyId !== key.keyId || verified.has(signature.line)) continue
     if (!verifyStrict(key.publicKey, Buffer.from(note.text, 'utf8'), signature.signature)) return 'invalid'
+    verified.add(signature.line)
   }
-  return seen ? 'valid' : 'absent'
+  return verified.size ? 'valid' : 'absent'
+}
+
+/** The first signature line of `key` in the note (a key's line is kept once however often it was sent). */
+export function signatureOf(note: Note, key: Pick<Vkey, 'name' | 'keyId'>): NoteSignature | null {
+  return note.signatures.find((signature) => signature.name === key.name && signature.keyId === key.keyId) ?? null
 }

@@ -8,9 +8,9 @@ import type { Clock } from '../clock'
 import type { Logger } from '../log'
 import type { AddCheckpointOutcome, AddCheckpointRequest } from '../witness/tlog/add-checkpoint'
 import { checkpointText } from './checkpoint'
-import { verifyCosignature } from './cosignature'
+import { checkSignature, lineKeyId, parseNote as parseSignedNote } from '@openbell/verify'
 import type { LogKeys } from './keys'
-import { base64, parseNote } from './note'
+import { base64 } from './note'
 import { consistencyProof } from './proofs'
 import type { TileReader } from './reader'
 import type { TileStore } from './store'
@@ -43,7 +43,8 @@ export class CheckpointPublisher {
     const now = clock.now()
     if (state.checkpoint !== null && state.checkpointSize === state.size && now - state.checkpointAt < CHECKPOINT_REFRESH_MS) return false
     const text = checkpointText(keys.origin, state.size, new Uint8Array(Buffer.from(state.rootHex, 'hex')))
-    const signed = keys.note.sign(text)
+    // The log's Ed25519 note signature, then its ML-DSA-44 one (a cosignature by the log itself).
+    const signed = keys.note.sign(text) + keys.noteMlDsa.cosign(text, Math.max(1, Math.floor(now / 1000)))
     const own = await this.ownCosignature(signed, state.size)
     if (own === null) return false
     const others = await Promise.all(this.deps.witnesses.map((witness) => this.ask(witness, signed, state.size)))
@@ -93,9 +94,10 @@ export class CheckpointPublisher {
           log.warn('witness refused the checkpoint', { witness: witness.label, status: response.status, size })
           return ''
         }
-        const note = parseNote(signed + answer)
-        const lines = note?.signatures.filter((line) => line.name === witness.key.name && line.keyId === witness.key.keyId) ?? []
-        if (!note || !lines.length || verifyCosignature(note, witness.key) === null) {
+        const note = parseSignedNote(signed + answer)
+        const id = lineKeyId(witness.key, true)
+        const lines = note?.signatures.filter((line) => line.name === witness.key.name && line.keyId === id) ?? []
+        if (!note || !lines.length || checkSignature(note, witness.key, true).verdict !== 'valid') {
           log.warn('witness answered without a valid cosignature of its key', { witness: witness.label, size })
           return ''
         }

@@ -7,13 +7,14 @@ import type { Migration, MigrationSql } from '../store/migrate'
 import { STORE_V40 } from '../store/schema'
 import { ACCOUNTS_V1, SELF_SERVICE_V5, MAIL_V6, OAUTH_TOKENS_V7, KEY_USAGE_V8 } from '../accounts/schema'
 import { OVERRIDES_V2, HALTS_V50 } from '../market/schema'
-import { AUDIT_V3, AUDIT_V10, AUDIT_V11, AUDIT_V12 } from '../audit/schema'
+import { AUDIT_V3, AUDIT_V10, AUDIT_V11, AUDIT_V12, AUDIT_V13 } from '../audit/schema'
 import { WITNESS_V4, TLOG_WITNESS_V61 } from '../witness/schema'
 import { DELIVERY_V15, DELIVERY_V41, STREAMS_V42 } from '../delivery/schema'
 import { INSTALLATION_V20 } from '../discovery/schema'
 import { PAYMENTS_V25, CREDIT_LEDGER_V26, PADDLE_V27, PAYMENTS_V28, PADDLE_V29 } from '../payments/schema'
 import { MCP_V30 } from '../mcp/schema'
 import { TRANSPARENCY_V60 } from '../transparency/schema'
+import { CALENDAR_UPDATES_V70, CALENDAR_CHANGES_V71 } from '../calendar/updates/schema'
 
 const migration = (id: number, name: string, { sqlite, postgres }: MigrationSql): Migration => ({ id, name, sql: sqlite, postgres })
 
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration(10, 'audit: audit_log (group commit), audit_digests, audit_leaves, audit_state; receipt_log moved in', AUDIT_V10),
   migration(11, 'audit: audit_leaf_runs, audit_leaf_buckets (the leaf index of days sealed from now on; audit_leaves kept for the days before)', AUDIT_V11),
   migration(12, 'audit: the batch append parses its rows once (PostgreSQL)', AUDIT_V12),
+  migration(13, 'audit: audit_digest_receipts (the log size receipt of a digest; digests signed with log_tree_size signed again over digest_fields)', AUDIT_V13),
   migration(15, 'delivery: webhooks, webhook_mics, webhook_state, webhook_deliveries (durable queue), webhook_dispatcher', DELIVERY_V15),
   migration(20, 'discovery: installation (first start)', INSTALLATION_V20),
   migration(25, 'payments: spent payment proofs', PAYMENTS_V25),
@@ -43,4 +45,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration(50, 'market: halt_state (the halt view shared by the nodes)', HALTS_V50),
   migration(60, 'transparency: log_state, log_tiles (full tiles and entry bundles, never changed), log_edge (the partial tiles)', TRANSPARENCY_V60),
   migration(61, 'witness: witness_logs (logs added by the operator), witness_log_heads (the latest cosigned checkpoint per log, C2SP tlog-witness)', TLOG_WITNESS_V61),
+  migration(70, 'calendar: calendar_publications (manifest serials), calendar_upstream_manifests, calendar_upstream_files, calendar_upstream_state (the follower)', CALENDAR_UPDATES_V70),
+  migration(71, 'calendar: calendar_change_events, calendar_changes (the durable list of calendar changes)', CALENDAR_CHANGES_V71),
 ]

@@ -11,6 +11,7 @@ import { MigrationError } from '../store/migrate'
 import { SigningKeyMismatch } from '../store/key-record'
 import { DatabaseUnavailable } from '../store/postgres'
 import { prepareBackend } from './open'
+import { recoverPendingApply } from '../calendar/updates/apply'
 import { Supervisor } from './supervisor'
 
 export async function supervise(config: Config, lock: InstanceLock, exit: (code: number) => Promise<never>): Promise<void> {
@@ -25,6 +26,10 @@ export async function supervise(config: Config, lock: InstanceLock, exit: (code:
     lock.release()
     return exit(error instanceof MigrationError ? 3 : error instanceof SigningKeyMismatch ? 2 : 1)
   }
+  // A calendar update a crash interrupted is finished once, here, before the workers load the
+  // directory side by side (each still checks at its own start: a worker restarted after dying
+  // in the middle of an update finishes it).
+  recoverPendingApply(config.schedulesDir, log)
   const supervisor = new Supervisor({ count: config.workers, nodeId: config.nodeId, log, env: process.env })
 
   let stopping: Promise<never> | null = null

@@ -22,5 +22,5 @@ export function transparencyServices(parts: { config: Config; clock: Clock; log:
   const tlogWitness = tlogWitnessServices({ store: parts.tlogWitness, transactor, clock, logsFile: settings.witnessLogsFile, own: keys ? { origin: keys.origin, vkey: keys.note.vkey, cosigner: keys.witness } : null })
   const { add } = tlogWitness
   const ownWitness = keys && add ? { add, size: async () => (await parts.tlogWitness.latest(keys.origin))?.size ?? 0 } : null
-  return { transparency: transparencyLog({ settings, keys, ownWitness, clock, log, audit: parts.audit, tiles: parts.tiles }), tlogWitness }
+  return { transparency: transparencyLog({ settings, baseUrl: config.publicBaseUrl, keys, ownWitness, clock, log, audit: parts.audit, tiles: parts.tiles }), tlogWitness }
 }

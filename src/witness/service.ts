@@ -1,8 +1,15 @@
 // Storing a verified checkpoint: in one transaction, return the stored receipt for a known
-// identity (spending nothing), else apply the cap, quota and storage ceiling, compute the fork
-// flag, sign the receipt and insert the row. The answer leaves only after the commit. On
-// PostgreSQL two nodes storing the same identity at once serialize: one stores it (201), the
-// other's transaction runs again and finds it (200, the same receipt).
+// identity (spending nothing), else apply the storage ceiling, compute the fork flag, sign the
+// receipt, insert the row and count it against the cap or quota. The answer leaves only after
+// the commit.
+//
+// Every decision is one conditional statement (the insert's ON CONFLICT on the identity index,
+// the count's `rows < limit` under the counter row's lock), so on PostgreSQL the body runs at
+// READ COMMITTED: concurrent submissions wait for the day's counter row in turn. At SERIALIZABLE
+// every new anonymous row read and wrote that one row, so concurrent ones failed each other with
+// serialization errors until the retries ran out and the witness answered 503 under load
+// (docs/witness.md, "Several nodes"). The count comes last, so its lock is held only until the
+// commit; at the limit the body throws and the row it inserted is rolled back.
 import type { Signer } from '../crypto/signer'
 import type { VerifiedSubmission } from './checks'
 import { poolKeyOf, type Identity, type NewWitnessRow, type WitnessStore } from './store'
@@ -36,24 +43,33 @@ export async function submitCheckpoint(
   const receivedAt = new Date(now).toISOString()
   const day = receivedAt.slice(0, 10)
   const { store } = deps
-  return deps.transactor.run(function* (): Step<SubmitOutcome> {
-    const { receiptJson: stored, fork } = yield* store.atCount(identity)
-    if (stored !== null) return { kind: 'repeat', receiptJson: stored }
-    const { maxRows, maxBytes } = deps.limits
-    if ((maxRows > 0 && (yield* store.totalRows()) >= maxRows) || (maxBytes > 0 && (yield* store.databaseBytes()) >= maxBytes)) return { kind: 'storage_full' }
-    const row: NewWitnessRow = { ...identity, received_at: receivedAt, utc_day: day, pool: submitter.pool, account_id: submitter.pool === 'account' ? submitter.accountId : null, fork: fork ? 1 : 0, receipt_json: '' }
-    if (submitter.pool === 'anonymous') {
-      if ((yield* store.rowsOn(day, poolKeyOf(row))) >= deps.limits.anonymousDailyCap) return { kind: 'anonymous_cap' }
-    } else {
-      const quota = ACCOUNT_DAILY_QUOTA[submitter.plan] ?? 0
-      if ((yield* store.rowsOn(day, poolKeyOf(row))) >= quota) return { kind: 'quota_exceeded', quota }
-    }
-    row.receipt_json = JSON.stringify(signWitnessReceipt(deps.signer, deps.witness, submission, receivedAt, fork))
-    if (yield* store.insert(row)) return { kind: 'stored', receiptJson: row.receipt_json }
-    // Stored by another node since our read (PostgreSQL reports most such races as a
-    // serialization failure instead, and the whole body runs again).
-    const again = yield* store.atCount(identity)
-    if (again.receiptJson === null) throw new Error('witness: the identity is stored but not visible to this transaction')
-    return { kind: 'repeat', receiptJson: again.receiptJson }
-  }, { name: 'witness submit' })
+  const limit = submitter.pool === 'anonymous' ? deps.limits.anonymousDailyCap : (ACCOUNT_DAILY_QUOTA[submitter.plan] ?? 0)
+  const overLimit: SubmitOutcome = submitter.pool === 'anonymous' ? { kind: 'anonymous_cap' } : { kind: 'quota_exceeded', quota: limit }
+  try {
+    return await deps.transactor.run(function* (): Step<SubmitOutcome> {
+      const { receiptJson: stored, fork } = yield* store.atCount(identity)
+      if (stored !== null) return { kind: 'repeat', receiptJson: stored }
+      const { maxRows, maxBytes } = deps.limits
+      if ((maxRows > 0 && (yield* store.totalRows()) >= maxRows) || (maxBytes > 0 && (yield* store.databaseBytes()) >= maxBytes)) return { kind: 'storage_full' }
+      const row: NewWitnessRow = { ...identity, received_at: receivedAt, utc_day: day, pool: submitter.pool, account_id: submitter.pool === 'account' ? submitter.accountId : null, fork: fork ? 1 : 0, receipt_json: '' }
+      // A cheap early answer past the limit (no signature, no insert); the count below decides.
+      if ((yield* store.rowsOn(day, poolKeyOf(row))) >= limit) return overLimit
+      row.receipt_json = JSON.stringify(signWitnessReceipt(deps.signer, deps.witness, submission, receivedAt, fork))
+      if (!(yield* store.insert(row))) {
+        // Stored by another submission since our read: the insert waited for it to commit, so
+        // this statement sees it.
+        const again = yield* store.atCount(identity)
+        if (again.receiptJson === null) throw new Error('witness: the identity is stored but not visible to this transaction')
+        return { kind: 'repeat', receiptJson: again.receiptJson }
+      }
+      if (!(yield* store.countNewRow(day, poolKeyOf(row), limit))) throw new LimitReached()
+      return { kind: 'stored', receiptJson: row.receipt_json }
+    }, { name: 'witness submit', isolation: 'read committed' })
+  } catch (error) {
+    if (error instanceof LimitReached) return overLimit
+    throw error
+  }
 }
+
+/** Thrown inside the unit of work at the cap or quota, so that the row it inserted is rolled back. */
+class LimitReached extends Error {}

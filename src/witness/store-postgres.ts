@@ -1,7 +1,7 @@
 // Witnessed checkpoints on PostgreSQL (src/witness/store.ts says what the store does).
 import type { SQL } from 'bun'
 import { postgresStep } from '../store/postgres-transaction'
-import { PAGE_AFTER_SQL, PAGE_FROM_SQL, poolKeyOf, sameAndFork, type HashRow, type PageRow, type WitnessStore } from './store'
+import { COUNT_NEW_ROW_SQL, PAGE_AFTER_SQL, PAGE_FROM_SQL, sameAndFork, type HashRow, type PageRow, type WitnessStore } from './store'
 
 /** The SQLite page queries with numbered parameters; count is BIGINT (a string from the client). */
 const numbered = (text: string) => {
@@ -29,10 +29,9 @@ export function postgresWitnessStore(sql: SQL): WitnessStore {
         const inserted = await tx`INSERT INTO witness_checkpoints (kid, session_id, count, last_entry_hash, received_at, utc_day, pool, account_id, fork, receipt_json)
           VALUES (${row.kid}, ${row.session_id}, ${row.count}, ${row.last_entry_hash}, ${row.received_at}, ${row.utc_day}, ${row.pool}, ${row.account_id}, ${row.fork}, ${row.receipt_json})
           ON CONFLICT (kid, session_id, count, last_entry_hash) DO NOTHING RETURNING id`
-        if (!inserted.length) return false
-        await tx`INSERT INTO witness_daily_usage (utc_day, pool_key, rows) VALUES (${row.utc_day}, ${poolKeyOf(row)}, 1) ON CONFLICT (utc_day, pool_key) DO UPDATE SET rows = witness_daily_usage.rows + 1`
-        return true
+        return inserted.length > 0
       }),
+    countNewRow: (day, poolKey, limit) => postgresStep(async (tx) => ((await tx.unsafe(COUNT_NEW_ROW_SQL.postgres, [day, poolKey, limit])) as unknown[]).length > 0),
     async page(kid, sessionId, after, limit) {
       const rows = (after ? await sql.unsafe(PAGE_AFTER, [kid, sessionId, after.count, after.hash, limit]) : await sql.unsafe(PAGE_FROM, [kid, sessionId, limit])) as PageRow[]
       return rows.map((row) => ({ count: row.count, last_entry_hash: row.last_entry_hash, receipt_json: row.receipt_json }))

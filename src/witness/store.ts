@@ -8,6 +8,18 @@ export const PAGE_FROM_SQL = 'SELECT count, last_entry_hash, receipt_json FROM w
 export const PAGE_AFTER_SQL =
   'SELECT count, last_entry_hash, receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND (count, last_entry_hash) > (?, ?) ORDER BY count, last_entry_hash LIMIT ?'
 
+/**
+ * One new row counted in a pool's day, only below the limit (`$3`): the first row of a day is
+ * inserted only when the limit is above 0, a later one only while `rows < limit`. RETURNING
+ * gives a row exactly when it counted.
+ */
+export const COUNT_NEW_ROW_SQL = {
+  sqlite: `INSERT INTO witness_daily_usage (utc_day, pool_key, rows) SELECT ?1, ?2, 1 WHERE ?3 > 0
+     ON CONFLICT (utc_day, pool_key) DO UPDATE SET rows = rows + 1 WHERE witness_daily_usage.rows < ?3 RETURNING rows`,
+  postgres: `INSERT INTO witness_daily_usage (utc_day, pool_key, rows) SELECT $1, $2, 1 WHERE $3::int > 0
+     ON CONFLICT (utc_day, pool_key) DO UPDATE SET rows = witness_daily_usage.rows + 1 WHERE witness_daily_usage.rows < $3::int RETURNING rows`,
+}
+
 export interface Identity {
   kid: string
   session_id: string
@@ -44,8 +56,14 @@ export interface WitnessStore {
   rowsOn(day: string, poolKey: string): Step<number>
   totalRows(): Step<number>
   databaseBytes(): Step<number>
-  /** Inserts the row and counts it in its pool's day; false (nothing written) when its identity is stored already. */
+  /** Inserts the row; false (nothing written) when its identity is stored already. Counts nothing. */
   insert(row: NewWitnessRow): Step<boolean>
+  /**
+   * Counts one new row in its pool's day when fewer than `limit` are counted: one conditional
+   * statement (the decision is made under the counter row's lock, so it is exact across nodes
+   * at READ COMMITTED); false, and nothing changed, at the limit.
+   */
+  countNewRow(day: string, poolKey: string, limit: number): Step<boolean>
   page(kid: string, sessionId: string, after: { count: number; hash: string } | null, limit: number): Promise<PageRow[]>
 }
 
@@ -53,7 +71,7 @@ export function sqliteWitnessStore(db: Database): WitnessStore {
   // One index range: every hash stored at this count (normally none or one).
   const atCount = db.query('SELECT last_entry_hash, receipt_json FROM witness_checkpoints WHERE kid = ? AND session_id = ? AND count = ?')
   const usage = db.query('SELECT rows AS n FROM witness_daily_usage WHERE utc_day = ? AND pool_key = ?')
-  const countUsage = db.query('INSERT INTO witness_daily_usage (utc_day, pool_key, rows) VALUES (?, ?, 1) ON CONFLICT (utc_day, pool_key) DO UPDATE SET rows = rows + 1')
+  const countUsage = db.query(COUNT_NEW_ROW_SQL.sqlite)
   // Rows are never deleted, so the largest id is the row count (no table scan).
   const total = db.query('SELECT coalesce(max(id), 0) AS n FROM witness_checkpoints')
   const bytes = db.query('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()')
@@ -70,12 +88,8 @@ export function sqliteWitnessStore(db: Database): WitnessStore {
     rowsOn: (day, poolKey) => sqliteStep(() => n(usage.get(day, poolKey))),
     totalRows: () => sqliteStep(() => n(total.get())),
     databaseBytes: () => sqliteStep(() => n(bytes.get())),
-    insert: (row) =>
-      sqliteStep(() => {
-        if (insert.get({ ...row }) === null) return false
-        countUsage.run(row.utc_day, poolKeyOf(row))
-        return true
-      }),
+    insert: (row) => sqliteStep(() => insert.get({ ...row }) !== null),
+    countNewRow: (day, poolKey, limit) => sqliteStep(() => countUsage.get(day, poolKey, limit) !== null),
     async page(kid, sessionId, after, limit) {
       return (after ? pageAfter.all(kid, sessionId, after.count, after.hash, limit) : pageFrom.all(kid, sessionId, limit)) as PageRow[]
     },

@@ -88,11 +88,13 @@ describe('a bare installation (nothing configured)', () => {
     expect(JSON.stringify(repeat.body)).not.toMatch(/e-mail|email/i)
   })
 
-  test('no card checkout, no witness upgrade, no "Upgrade" in e-mails, and the agents document says nothing is sold', async () => {
+  test('no card checkout, no witness checkout (the cap\'s upgrade lists the plans, checkout null), no "Upgrade" in e-mails, and the agents document says nothing is sold', async () => {
     expect((await t.json('/v5/checkout', { method: 'POST', body: JSON.stringify({ plan: 'pro' }) })).body.error).toBe('BILLING_NOT_CONFIGURED')
     const capped = await witnessCapped(t)
     expect(capped.error).toBe('witness_unavailable')
-    expect(capped).not.toHaveProperty('upgrade')
+    // witness.md: the cap's answer has upgrade; with nothing to sell it offers no checkout that would answer 503.
+    expect(capped.upgrade).toMatchObject({ checkout: null, pricing: `${t.config.publicBaseUrl}/pricing`, note: expect.stringContaining('no checkout is configured') })
+    expect((capped.upgrade as { plans: { plan: string }[] }).plans.map((plan) => plan.plan)).toEqual(['custody_90d', 'custody_1y'])
     expect(freeKeyMail(t.config, 'svc_free_x').text).not.toContain('Upgrade')
     expect(sandboxKeyMail(t.config, 'sb_x', '2026-03-09T00:00:00.000Z').text).not.toContain('Upgrade')
     expect(llmsFull(t)).toContain('Paid plans and credits: none are sold on this server.')

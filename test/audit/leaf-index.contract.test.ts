@@ -189,7 +189,7 @@ forEachBackend('leaf index', (fresh, backend) => {
 })
 
 function digestRow(date: string, size: number, root: string, previous: DigestRow | null): DigestRow {
-  return { date, total_receipts_issued: size, exchanges_attested: '["XNYS"]', merkle_root: root, previous_day_merkle_root: previous?.merkle_root ?? null, chain_length: (previous?.chain_length ?? 0) + 1, computed_at: `${date}T23:59:59.000Z`, signed_json: '{}' }
+  return { date, total_receipts_issued: size, exchanges_attested: '["XNYS"]', merkle_root: root, previous_day_merkle_root: previous?.merkle_root ?? null, chain_length: (previous?.chain_length ?? 0) + 1, computed_at: `${date}T23:59:59.000Z`, signed_json: '{}', log_receipt_json: null, resigned_json: null }
 }
 
 /** `?` placeholders as PostgreSQL's $1, $2, … */
@@ -211,7 +211,7 @@ function sealedUnderReleasedSchema(date: string, ids: readonly string[]): [strin
   ]
   for (let block = 0; (block + 1) * BLOCK_SIZE <= ids.length; block++)
     statements.push([`INSERT INTO audit_blocks (date, block, root, last_seq) VALUES (?, ?, ?, ?)`, [date, block, toHex(rootOf(hashes.slice(block * BLOCK_SIZE, (block + 1) * BLOCK_SIZE))), (block + 1) * BLOCK_SIZE]])
-  const digest = digestRow(date, ids.length, toHex(rootOf(hashes)), null)
+  const { log_receipt_json: _log, resigned_json: _again, ...digest } = digestRow(date, ids.length, toHex(rootOf(hashes)), null)
   statements.push([`INSERT INTO audit_digests (date, total_receipts_issued, exchanges_attested, merkle_root, previous_day_merkle_root, chain_length, computed_at, signed_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, Object.values(digest)])
   return statements
 }

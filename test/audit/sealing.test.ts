@@ -59,10 +59,16 @@ describe('sealing', () => {
     const signed = sealed.body.receipt
     expect(signed).toMatchObject({ date: '2026-03-09', merkle_root: partial.body.merkle_root, previous_day_merkle_root: '', total_receipts_issued: '3', chain_length: '1', exchanges_attested: '["XLON","XNYS"]', issuer: 'oracle.test' })
     const keys = (await harness.json('/v5/keys')).body
-    // The fixed members and, since the transparency log, log_tree_size (the log's size holding the day).
-    expect(Object.keys(signed).filter((k) => k !== 'signature').sort()).toEqual([...keys.canonical_payload_spec.digest_fields, ...keys.canonical_payload_spec.digest_optional_fields].sort())
-    expect([signed.log_tree_size, sealed.body.log_tree_size]).toEqual(['3', 3])
+    // Exactly digest_fields; the log's size holding the day is in the separately signed log receipt.
+    expect(Object.keys(signed).filter((k) => k !== 'signature').sort()).toEqual(keys.canonical_payload_spec.digest_fields)
+    const logReceipt = sealed.body.log_receipt
+    expect(Object.keys(logReceipt).filter((k) => k !== 'signature').sort()).toEqual(keys.canonical_payload_spec.digest_log_fields)
+    expect(logReceipt).toMatchObject({ type: 'audit.digest-log/1', date: '2026-03-09', merkle_root: partial.body.merkle_root, log_tree_size: '3', log_origin: 'oracle.test/log', issuer: 'oracle.test', public_key_id: signed.public_key_id })
+    expect(sealed.body.log_tree_size).toBe(3)
+    expect(sealed.body).not.toHaveProperty('receipt_with_log_tree_size')
     expect(verifyWithRegistry(keys, signed)).toBe(true)
+    expect(verifyWithRegistry(keys, logReceipt)).toBe(true)
+    expect((await harness.json('/v5/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: logReceipt }) })).body).toMatchObject({ valid: true, expired: false, receipt_type: 'digest_log_fields', unsigned_members: [] })
     expect(verifyWithRegistry(keys, { ...signed, merkle_root: EMPTY_ROOT_HEX })).toBe(false)
     const verified = await harness.json('/v5/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: signed }) })
     expect(verified.body).toMatchObject({ valid: true, expired: false, reason: 'SIGNATURE_VALID', receipt_type: 'digest_fields' })

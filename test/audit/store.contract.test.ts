@@ -33,6 +33,8 @@ const digestOf = (date: string, size: number) => (previous: DigestRow | null): D
   chain_length: (previous?.chain_length ?? 0) + 1,
   computed_at: `${date}T23:59:59.000Z`,
   signed_json: '{}',
+  log_receipt_json: null,
+  resigned_json: null,
 })
 
 forEachBackend('audit store', (fresh) => {
@@ -89,6 +91,27 @@ forEachBackend('audit store', (fresh) => {
     expect((await store.lastDigest())!.date).toBe(DAY)
     expect((await store.latestDigests(5)).map((d) => d.date)).toEqual([DAY])
     expect(await store.sealedDatesBetween('2026-01-01', NEXT)).toEqual([DAY])
+  })
+
+  test('a digest\'s log receipt is stored with it; a digest that signed log_tree_size is listed until its second signature is recorded, once', async () => {
+    const backend = await fresh()
+    const store = nodeStore(backend)
+    const withLog = (previous: DigestRow | null): DigestRow => ({ ...digestOf(DAY, 0)(previous), log_receipt_json: '{"type":"audit.digest-log/1"}' })
+    await store.insertDigest(DAY, 0, [], withLog)
+    expect(await store.digest(DAY)).toMatchObject({ signed_json: '{}', log_receipt_json: '{"type":"audit.digest-log/1"}', resigned_json: null })
+    expect(await store.digestsToSignAgain()).toEqual([])
+    // A digest of the days when the receipt signed log_tree_size: listed, then signed again once.
+    const older = (previous: DigestRow | null): DigestRow => ({ ...digestOf(NEXT, 0)(previous), signed_json: '{"log_tree_size":"5","merkle_root":"x"}' })
+    await store.insertDigest(NEXT, 0, [], older)
+    expect((await store.digestsToSignAgain()).map((digest) => digest.date)).toEqual([NEXT])
+    await store.addDigestReceipts(NEXT, '{"log":1}', '{"again":1}')
+    await store.addDigestReceipts(NEXT, '{"log":2}', '{"again":2}')
+    expect(await store.digest(NEXT)).toMatchObject({ log_receipt_json: '{"log":1}', resigned_json: '{"again":1}' })
+    expect((await store.latestDigests(5)).map((digest) => [digest.date, digest.resigned_json])).toEqual([[NEXT, '{"again":1}'], [DAY, null]])
+    expect(await store.digestsToSignAgain()).toEqual([])
+    // Never changed afterwards.
+    const change = backend.sql ? backend.sql`UPDATE audit_digest_receipts SET resigned_json = 'x'` : Promise.resolve().then(() => backend.db!.run("UPDATE audit_digest_receipts SET resigned_json = 'x'"))
+    await expect(change).rejects.toThrow(/append-only/)
   })
 
   test('pruning and state', async () => {

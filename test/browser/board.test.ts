@@ -16,7 +16,7 @@ let running: RunningBrowser
 const opened: RecordedPage[] = []
 
 beforeAll(async () => {
-  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`)
+  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (bun run test does when it can)`)
   harness = makeTestApp()
   // The service's clock is the real one: the page's countdowns and polling run in real time.
   harness.clock.now = () => Date.now()
@@ -153,4 +153,79 @@ describe('the board in a browser', () => {
     expect((await visible()).length).toBe(EXCHANGES.length)
     expect(errors).toEqual([])
   })
+
+  test('what trades comes first in each region (rendered so, and kept so live); the count badges filter by state; "open" is the state, not Copenhagen; region counts stay true', async () => {
+    // Overrides make the order and the filters certain whatever the hour: the last European
+    // venue of the list OPEN, an earlier one and Copenhagen CLOSED.
+    const europe = EXCHANGES.filter((exchange) => exchange.region === 'Europe').map((exchange) => exchange.mic).filter((mic) => mic !== 'XLON' && mic !== 'XCSE')
+    const [closedEarly, openedLate] = [europe[0]!, europe.at(-1)!]
+    const override = async (mic: string, status: string) => {
+      const response = await fetch(`${base}/v5/admin/overrides`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-oracle-key': TEST_ADMIN_KEY }, body: JSON.stringify({ mic, status, reason: 'board order test', expires_at: new Date(Date.now() + 600_000).toISOString() }) })
+      expect(response.status).toBe(201)
+    }
+    const { page, errors } = await open('/')
+    await page.waitForFunction(() => Number(document.body.dataset.updates ?? 0) >= 1, null, { timeout: 15_000 })
+    try {
+      for (const [mic, status] of [[closedEarly, 'CLOSED'], ['XCSE', 'CLOSED'], [openedLate, 'OPEN']] as const) await override(mic, status)
+      await page.waitForSelector(`li.tile[data-mic="${openedLate}"][data-status="OPEN"]`, { timeout: 8000 })
+      await page.waitForSelector(`li.tile[data-mic="${closedEarly}"][data-status="CLOSED"]`, { timeout: 8000 })
+      const rank: Record<string, number> = { OPEN: 0, HALTED: 1, UNKNOWN: 2, CLOSED: 3 }
+      const inBoardOrder = async (target: Page) => {
+        const regions = await target.$$eval('section.region', (sections) => sections.map((section) => [...section.querySelectorAll<HTMLElement>('li.tile')].map((tile) => ({ mic: tile.dataset.mic!, status: tile.dataset.status!, order: Number(tile.dataset.order) }))))
+        for (const tiles of regions) {
+          const sorted = tiles.toSorted((a, b) => rank[a.status]! - rank[b.status]! || a.order - b.order)
+          expect(tiles.map((tile) => `${tile.mic} ${tile.status}`)).toEqual(sorted.map((tile) => `${tile.mic} ${tile.status}`))
+        }
+        const mics = regions.flat().map((tile) => tile.mic)
+        expect(mics.indexOf(openedLate)).toBeLessThan(mics.indexOf(closedEarly))
+      }
+      // Live: the tile moved up without a reload; and the server renders the same order.
+      await inBoardOrder(page)
+      const rendered = await open('/', { javaScriptEnabled: false })
+      await inBoardOrder(rendered.page)
+
+      const visible = () => page.$$eval('li.tile[data-mic]', (tiles) => tiles.filter((tile) => !(tile as HTMLElement).hidden).map((tile) => (tile as HTMLElement).dataset.mic!).sort())
+      const withStatus = (status: string) => page.$$eval('li.tile[data-mic]', (tiles, wanted) => tiles.filter((tile) => (tile as HTMLElement).dataset.status === wanted).map((tile) => (tile as HTMLElement).dataset.mic!).sort(), status)
+      const regionCounts = () => page.$$eval('section.region', (sections) => sections.map((section) => ({ hidden: (section as HTMLElement).hidden, shown: section.querySelectorAll('li.tile:not([hidden])').length, total: section.querySelectorAll('li.tile').length, says: section.querySelector('.region-count')!.textContent })))
+      const expectTrueCounts = async (filtering: boolean) => {
+        for (const region of await regionCounts()) expect(region).toEqual({ ...region, hidden: region.shown === 0, says: filtering ? `(${region.shown} of ${region.total} shown)` : `(${region.total})` })
+      }
+
+      // The OPEN count is a button: pressed, only OPEN tiles; pressed again, all.
+      const openButton = page.locator('button[data-filter-state="OPEN"]')
+      expect(await openButton.getAttribute('aria-pressed')).toBe('false')
+      await openButton.click()
+      expect(await openButton.getAttribute('aria-pressed')).toBe('true')
+      const openMics = await withStatus('OPEN')
+      expect(openMics).toContain(openedLate)
+      expect(await visible()).toEqual(openMics)
+      expect(await page.textContent('#filter-count')).toBe(`${openMics.length} of ${EXCHANGES.length} venues shown (OPEN only)`)
+      await expectTrueCounts(true)
+      await openButton.click()
+      expect(await openButton.getAttribute('aria-pressed')).toBe('false')
+      expect((await visible()).length).toBe(EXCHANGES.length)
+      await expectTrueCounts(false)
+
+      // Typed, a state word is the state exactly: Copenhagen (CLOSED) is not "open", but its name still finds it.
+      await page.fill('#filter', 'open')
+      expect(await visible()).toEqual(await withStatus('OPEN'))
+      expect(await visible()).not.toContain('XCSE')
+      await expectTrueCounts(true)
+      await page.fill('#filter', 'copenhagen')
+      expect(await visible()).toEqual(['XCSE'])
+      await page.fill('#filter', 'europe closed')
+      expect(await visible()).toEqual((await withStatus('CLOSED')).filter((mic) => EXCHANGES.find((exchange) => exchange.mic === mic)!.region === 'Europe'))
+      await expectTrueCounts(true)
+      // Escape clears the words and the pressed count alike.
+      await page.click('button[data-filter-state="CLOSED"]')
+      await page.focus('#filter')
+      await page.keyboard.press('Escape')
+      expect((await visible()).length).toBe(EXCHANGES.length)
+      expect(await page.getAttribute('button[data-filter-state="CLOSED"]', 'aria-pressed')).toBe('false')
+      await expectTrueCounts(false)
+      expect(errors).toEqual([])
+    } finally {
+      for (const mic of [closedEarly, 'XCSE', openedLate]) await fetch(`${base}/v5/admin/overrides/${mic}`, { method: 'DELETE', headers: { 'x-oracle-key': TEST_ADMIN_KEY } })
+    }
+  }, 90_000)
 })

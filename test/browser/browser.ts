@@ -1,4 +1,4 @@
-// A real browser for page tests: Debian's Chromium (apt-get install -y chromium; .ci/run installs
+// A real browser for page tests: Debian's Chromium (apt-get install -y chromium; bun run test installs
 // it when missing) driven headless by playwright-core, one browser per test file. Every request
 // a page makes is intercepted and recorded; anything that would leave the service's origin is
 // aborted and kept in the record, so a test can assert there was none. Console errors and

@@ -16,7 +16,7 @@ let running: RunningBrowser
 let witnessPath: string
 
 beforeAll(async () => {
-  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`)
+  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (bun run test does when it can)`)
   // A fixed instant, so the screenshots show the same day every run: Thanksgiving Day 2026, 09:45
   // in New York (XNYS and XNAS closed for the holiday), Europe in its afternoon session.
   harness = makeTestApp({ now: '2026-11-26T14:45:00.000Z' })
@@ -114,8 +114,13 @@ describe('keyboard and the witness page', () => {
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content')
       await page.keyboard.press('Enter')
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('main')
-      await page.keyboard.press('Tab')
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('filter')
+      // The state counts (filters since issue 30) come first, in the order they read, then the filter box.
+      const order: string[] = []
+      for (let i = 0; i < 5; i++) {
+        await page.keyboard.press('Tab')
+        order.push(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.filterState ?? document.activeElement!.id))
+      }
+      expect(order).toEqual(['OPEN', 'CLOSED', 'HALTED', 'UNKNOWN', 'filter'])
       // A focused element shows a visible outline.
       expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid')
       expect(errors).toEqual([])

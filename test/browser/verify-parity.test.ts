@@ -1,5 +1,5 @@
-// The verify page's verifier (board/client/verify-core.ts, run here on Bun's WebCrypto without a
-// browser; Chromium runs the same code) and the service's POST /v5/verify must agree: what one
+// The verify page's verifier (board/client/verify-core.ts over the verifier package, run here in
+// Bun without a browser; Chromium runs the same code) and the service's POST /v5/verify must agree: what one
 // calls valid the other calls valid, for real receipts of every type and for each way of spoiling
 // one (a changed member, a non-canonical or malformed signature, a missing member, a foreign key
 // id, an expired receipt). Otherwise the page would vouch for what the service refuses, or the
@@ -85,11 +85,13 @@ describe('the page and POST /v5/verify agree', () => {
     const day = new Date(t.clock.now()).toISOString().slice(0, 10)
     t.clock.set(`${new Date(t.clock.now() + 86_400_000).toISOString().slice(0, 10)}T00:00:30.000Z`)
     expect(await t.deps.auditTrail.sealer.tick()).toContain(day)
-    const digest = (await t.json(`/v5/audit/digest?date=${day}`)).body.receipt as Record<string, string>
-    // A digest sealed with the transparency log signs its size too: spoiled like every other member.
-    expect(signedFieldsOf('digest_fields', digest)).toContain('log_tree_size')
-    const digestVerdicts = await Promise.all(spoiled('digest', digest).map(async ([name, receipt]) => ({ name, ...(await bothVerdicts(registry, receipt)) })))
+    const sealed = (await t.json(`/v5/audit/digest?date=${day}`)).body
+    const digest = sealed.receipt as Record<string, string>
+    // The digest signs exactly digest_fields; its log receipt (the log size holding the day) is its own signed object.
+    expect(signedFieldsOf('digest_fields', digest)).not.toContain('log_tree_size')
+    const signedObjects = [...spoiled('digest', digest), ...spoiled('digest log', sealed.log_receipt as Record<string, string>)]
+    const digestVerdicts = await Promise.all(signedObjects.map(async ([name, receipt]) => ({ name, ...(await bothVerdicts(registry, receipt)) })))
     expect(digestVerdicts.filter((verdict) => JSON.stringify(verdict.page) !== JSON.stringify(verdict.service))).toEqual([])
-    expect(digestVerdicts.filter((verdict) => verdict.page.valid).map((verdict) => verdict.name).sort()).toEqual(['digest: an unsigned member added', 'digest: as issued'])
+    expect(digestVerdicts.filter((verdict) => verdict.page.valid).map((verdict) => verdict.name).sort()).toEqual(['digest log: an unsigned member added', 'digest log: as issued', 'digest: an unsigned member added', 'digest: as issued'])
   })
 })

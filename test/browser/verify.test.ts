@@ -1,6 +1,6 @@
 // /verify in a real browser: receipts, witness receipts and signed daily digests are verified by
-// the page's own script with WebCrypto Ed25519 against /v5/keys, and an inclusion proof against
-// the day's signed root. Every request the page makes is recorded: none goes to /v5/verify (nor
+// the page's script (the verifier package, @openbell/verify) against /v5/keys, an inclusion proof
+// against the day's signed root, and a C2SP tlog-proof under /log/policy. Every request the page makes is recorded: none goes to /v5/verify (nor
 // to another origin), and a changed member is caught all the same.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
@@ -18,7 +18,7 @@ let recorded: RecordedPage
 let apiKey: string
 
 beforeAll(async () => {
-  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`)
+  if (!chromiumAvailable) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (bun run test does when it can)`)
   // The service's clock starts at the real now, so its receipts are fresh for the browser; the
   // inclusion test moves it past midnight to seal the day.
   harness = makeTestApp({ now: new Date().toISOString() })
@@ -81,7 +81,7 @@ describe('verifying in the browser', () => {
     expect((await verify(page, '{"receipt_id": '))[0]).toMatchObject({ valid: 'false', reason: 'NOT_JSON' })
     // A receipt naming a key the service does not publish.
     expect((await verify(page, { ...receipt, public_key_id: 'key_1999_v9' }))[0]).toMatchObject({ valid: 'false', reason: 'UNKNOWN_KEY' })
-  })
+  }, 30_000)
 
   test('with the browser offline once the keys are loaded, a real receipt still verifies and a changed one is still refused', async () => {
     const { page, context, requests } = recorded
@@ -96,7 +96,7 @@ describe('verifying in the browser', () => {
     }
     // Nothing was even attempted: the verdicts are the page's own.
     expect(requests.slice(before)).toEqual([])
-  })
+  }, 30_000)
 
   test('a demo receipt, a health receipt and an override receipt (reason signed) verify; an unsigned wrapper member is listed as such', async () => {
     const { page } = recorded
@@ -111,7 +111,7 @@ describe('verifying in the browser', () => {
     expect((await verify(page, halted))[0]).toMatchObject({ valid: 'true' })
     expect((await verify(page, { ...halted, reason: 'nothing to see' }))[0]).toMatchObject({ valid: 'false', reason: 'INVALID_SIGNATURE' })
     await harness.deps.overrides.clear('XPAR', 'test')
-  })
+  }, 30_000)
 
   test('witness receipts: one receipt, and a whole /v1/witness/checkpoints answer; a changed count is invalid', async () => {
     const { page } = recorded
@@ -125,7 +125,7 @@ describe('verifying in the browser', () => {
     expect((await verify(page, one))[0]).toMatchObject({ valid: 'true', reason: 'SIGNATURE_VALID' })
     expect((await verify(page, { ...one, count: '20' }))[0]).toMatchObject({ valid: 'false', reason: 'INVALID_SIGNATURE' })
     expect((await verify(page, listing)).map((verdict) => verdict.valid)).toEqual(['true', 'true', 'true'])
-  })
+  }, 30_000)
 
   test("inclusion: today's proof is consistent but not signed yet; after sealing, the receipt is in the signed root, the signed digest verifies, and a changed root does not", async () => {
     const { page } = recorded
@@ -162,14 +162,34 @@ describe('verifying in the browser', () => {
     const demo = await checkInclusion(page)
     expect(demo.outcome).toBe('failed')
     expect(demo.text).toContain('never logged')
-  })
+  }, 30_000)
+
+  test("a receipt's C2SP tlog-proof pasted: logged and witnessed under /log/policy; an altered proof is not", async () => {
+    const { page } = recorded
+    const text = await (await harness.request('/v5/status?mic=XNYS', { headers: { 'x-oracle-key': apiKey } })).text()
+    await get('/v5/status?mic=XLON')
+    await harness.deps.transparency.integrator.tick()
+    const proof = await (await harness.request(`/log/proof/receipt/${JSON.parse(text).receipt_id}`)).text()
+    await page.fill('#receipt-input', text)
+    await page.fill('#proof-input', proof)
+    const included = await checkInclusion(page)
+    expect(included.outcome).toBe('included')
+    expect(included.text).toContain('Logged and witnessed')
+    expect(included.text).toContain('#ml-dsa-44')
+    const lines = proof.split('\n')
+    lines[3] = lines[3]!.startsWith('A') ? `B${lines[3]!.slice(1)}` : `A${lines[3]!.slice(1)}`
+    await page.fill('#proof-input', lines.join('\n'))
+    const altered = await checkInclusion(page)
+    expect(altered.outcome).toBe('failed')
+    expect(altered.text).toContain('inclusion_failed')
+  }, 60_000)
 
   test('the page made no request to /v5/verify and none outside the origin, and logged no error', () => {
     const paths = recorded.requests.map((url) => new URL(url).pathname)
     expect(paths.filter((path) => path.startsWith('/v5/verify'))).toEqual([])
     expect(recorded.requests.filter((url) => !url.startsWith(`${base}/`))).toEqual([])
     // What it did fetch: the page, its assets, the keys, and proofs and digests for the inclusion checks.
-    expect(new Set(paths)).toEqual(new Set(['/verify', '/assets/board.css', '/assets/board.js', '/favicon.svg', '/v5/keys', '/v5/audit/proof', '/v5/audit/digest']))
+    expect(new Set(paths)).toEqual(new Set(['/verify', '/assets/board.css', '/assets/board.js', '/favicon.svg', '/v5/keys', '/v5/audit/proof', '/v5/audit/digest', '/log/policy']))
     expect(recorded.errors).toEqual([])
   })
 })

@@ -36,6 +36,33 @@ describe('GET /v5/schedule', () => {
     expect(body.data_version).toMatch(/^\d{4}\.\d+\.\d+$/)
   })
 
+  test('the phase now, as /v5/historical gives it for the same instant, and until when: the end of its span in /v5/calendar\'s day', async () => {
+    // Instants across a London and a New York day (bands, continuous trading, closed), a lunch break, a weekend, a 24/7 venue.
+    const cases: [string, string][] = [
+      ['XLON', '2026-03-10T07:55:00Z'], ['XLON', '2026-03-10T12:00:00Z'], ['XLON', '2026-03-10T16:31:00Z'], ['XLON', '2026-03-10T16:40:00Z'], ['XLON', '2026-03-10T22:00:00Z'],
+      ['XNYS', '2026-03-09T13:31:00Z'], ['XNYS', '2026-03-09T19:59:00Z'], ['XNYS', '2026-03-14T15:00:00Z'], ['XJPX', '2026-03-10T03:00:00Z'], ['XCOI', '2026-03-10T03:00:00Z'],
+    ]
+    let bands = 0
+    for (const [mic, now] of cases) {
+      const { json } = makeTestApp({ now })
+      const schedule = (await json(`/v5/schedule?mic=${mic}`)).body
+      const historical = (await json(`/v5/historical?mic=${mic}`)).body
+      expect({ mic, now, phase: schedule.phase, status: schedule.current_status }).toEqual({ mic, now, phase: historical.phase, status: historical.computed_status })
+      if (mic === 'XCOI') {
+        expect({ phase: schedule.phase, until: schedule.phase_until }).toEqual({ phase: 'continuous', until: null })
+        continue
+      }
+      // The listing's spans of today and the next days: the phase ends where its span ends, or (closed) where the next span starts.
+      const days = (await json(`/v5/calendar?mic=${mic}&from=${now.slice(0, 10)}&to=${new Date(Date.parse(now) + 6 * 86_400_000).toISOString().slice(0, 10)}`)).body.days as { phases: { phase: string; from: string; to: string }[] | null }[]
+      const spans = days.flatMap((day) => day.phases ?? [])
+      const current = spans.find((span) => Date.parse(span.from) <= Date.parse(now) && Date.parse(now) < Date.parse(span.to))
+      const until = current ? current.to : spans.find((span) => Date.parse(span.from) > Date.parse(now))!.from
+      expect({ mic, now, phase: schedule.phase, until: schedule.phase_until }).toEqual({ mic, now, phase: current?.phase ?? 'closed', until })
+      if (current && current.phase !== 'continuous') bands++
+    }
+    expect(bands).toBeGreaterThanOrEqual(2)
+  })
+
   test('every venue with a midday break reports it; others report null', async () => {
     const { json } = makeTestApp({ now: '2026-03-10T01:00:00Z' })
     const expected: Record<string, { start: string; end: string } | null> = {
@@ -98,9 +125,17 @@ describe('GET /v5/historical', () => {
     expect(body.reasoning.decided_by).toMatch(/outside calendar coverage/)
   })
 
+  test('without at: the instant of the request, as with at set to it', async () => {
+    const { json } = makeTestApp({ now: '2026-03-09T14:00:00Z' })
+    const { status, body } = await json('/v5/historical?mic=XNYS')
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ at: '2026-03-09T14:00:00.000Z', queried_at: '2026-03-09T14:00:00.000Z', computed_status: 'OPEN', phase: 'continuous' })
+    expect(body).toEqual((await json('/v5/historical?mic=XNYS&at=2026-03-09T14:00:00Z')).body)
+  })
+
   const bad: [string, string][] = [
     ['/v5/historical?at=2026-03-09T13:29:00Z', 'MIC_REQUIRED'],
-    ['/v5/historical?mic=XNYS', 'AT_REQUIRED'],
+    ['/v5/historical?mic=XNYS&at=', 'AT_INVALID'],
     ['/v5/historical?mic=XNYS&at=yesterday', 'AT_INVALID'],
     ['/v5/historical?mic=XNYS&at=2026-03-09', 'AT_INVALID'],
     ['/v5/historical?mic=XNYS&at=2026-02-30T10:00:00Z', 'AT_INVALID'],

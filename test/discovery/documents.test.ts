@@ -5,7 +5,7 @@ import { SLOW_SETUP_MS, startService } from '../helpers/process'
 import { AGENT_METADATA_VERSION, agentMetadata } from '../../src/discovery/agent-metadata'
 import { TEXT_DOCUMENTS, TextDocuments, renderTemplate, documentValues } from '../../src/discovery/text-documents'
 import { TOOLS } from '../../src/mcp/tools'
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
+import { SERVED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
 import { sha256Hex } from '../../src/crypto/hash'
 import { loadConfig } from '../../src/config'
 import { SANDBOX_CALLS, SANDBOX_DAYS } from '../../src/catalogue/limits'
@@ -137,7 +137,8 @@ describe('/.well-known/agent.json', () => {
     const { status, body } = await t.json('/.well-known/agent.json')
     expect(status).toBe(200)
     expect(body.mcp.tools).toEqual(TOOLS.map((tool) => tool.name))
-    expect(body.mcp.protocol_versions).toEqual([...SUPPORTED_PROTOCOL_VERSIONS])
+    expect(body.mcp.protocol_versions).toEqual([...SERVED_PROTOCOL_VERSIONS])
+    expect(body.mcp.protocol_versions).toContain('2026-07-28')
     expect(body.mcp.url).toBe('https://bell.example/mcp')
     expect(body.rest_api.openapi_url).toBe('https://bell.example/openapi.json')
     expect(body.trust).toMatchObject({ signing_algorithm: 'Ed25519', receipt_ttl_seconds: 60, fail_closed: true })
@@ -157,7 +158,7 @@ describe('/.well-known/agent.json', () => {
   test('spec_version moves with the content: the recorded hash of the content for a fixed configuration matches', () => {
     // When this fails, the document's content changed: set AGENT_METADATA_VERSION to today's date
     // and record the new hash here.
-    const recorded = { version: '2026-12-06', sha256: '647e2666ab22e4bffac7aa19a6f61ad729c84e57646a7b06f7e40ec16b9eb801' }
+    const recorded = { version: '2026-12-06', sha256: 'd5bcec102d03dd6be6feebb30e5198ef38af3c6874086a16169dfa5efe6370b1' }
     const config = loadConfig({ ISSUER: 'oracle.test', DATA_DIR: '/nonexistent' })
     // Every capability's route served (the set a complete build serves).
     const served = new Set(['/v5/batch', '/v1/safe-to-trade', '/v5/stream', '/v5/webhooks/subscribe', '/v5/audit/digest', '/v1/witness/checkpoints', '/v5/calendar', '/oauth/token'])

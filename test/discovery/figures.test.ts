@@ -9,7 +9,7 @@ import { SUPPORTED_MICS } from '../../src/calendar/mics'
 import { RECEIPT_TTL_SECONDS } from '../../src/crypto/receipt-fields'
 import { setFirstStart } from '../helpers/installation'
 import { Signer } from '../../src/crypto/signer'
-import { DEFAULT_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
+import { DEFAULT_PROTOCOL_VERSION, SERVED_PROTOCOL_VERSIONS } from '../../src/mcp/protocol'
 
 const DAY_MS = 86_400_000
 
@@ -152,12 +152,16 @@ describe('/v5/metrics/public', () => {
     const { body } = await t.json('/v5/metrics/public')
     expect(body.mcp_protocol_version).toBe('2024-11-05')
     expect(body.mcp_protocol_version).toBe(DEFAULT_PROTOCOL_VERSION)
-    expect(body.mcp_protocol_versions).toEqual([...SUPPORTED_PROTOCOL_VERSIONS])
-    // Each listed version is one initialize answers in.
-    for (const version of [body.mcp_protocol_version, ...body.mcp_protocol_versions]) {
+    expect(body.mcp_protocol_versions).toEqual(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'])
+    expect(body.mcp_protocol_versions).toEqual([...SERVED_PROTOCOL_VERSIONS])
+    // Each initialize-era version is one initialize answers in; 2026-07-28 is answered by server/discover.
+    for (const version of [body.mcp_protocol_version, ...body.mcp_protocol_versions.slice(0, -1)]) {
       const init = await t.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } }) })
       expect(((await init.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe(version)
     }
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+    const discover = await t.json('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }) })
+    expect([...discover.body.result.supportedVersions].reverse()).toEqual(body.mcp_protocol_versions)
   })
 })
 

@@ -3,6 +3,8 @@
 import { privateKeyFromSeed, rawPublicKey } from '../../src/crypto/ed25519'
 import { NoteSigner } from '../../src/transparency/note'
 import { Cosigner } from '../../src/transparency/cosignature'
+import { WitnessCosigners } from '../../src/transparency/keys'
+import { MlDsaCosigner } from '../../src/transparency/ml-dsa'
 
 export function parseSkey(skey: string): { name: string; seed: Uint8Array } {
   const match = /^PRIVATE\+KEY\+([^+]+)\+([0-9a-f]{8})\+(.+)$/.exec(skey)
@@ -21,4 +23,10 @@ export function cosignerOf(skey: string): Cosigner {
   const { name, seed } = parseSkey(skey)
   const privateKey = privateKeyFromSeed(seed)
   return new Cosigner(name, privateKey, rawPublicKey(privateKey))
+}
+
+/** A witness's two keys for tests: the published Ed25519 key, and an ML-DSA-44 key from the same 32-byte seed. */
+export function witnessCosignersOf(skey: string): WitnessCosigners {
+  const { name, seed } = parseSkey(skey)
+  return new WitnessCosigners(cosignerOf(skey), new MlDsaCosigner(name, seed))
 }

@@ -26,7 +26,7 @@ function binDir(): string {
     const dir = `/usr/lib/postgresql/${version}/bin`
     if (existsSync(join(dir, 'pg_ctl'))) return dir
   }
-  throw new Error('PostgreSQL is not installed (apt-get install -y postgresql); .ci/run installs it')
+  throw new Error('PostgreSQL is not installed (apt-get install -y postgresql); bun run test installs it when it can (.ci/install-test-deps)')
 }
 
 /** Runs a command as the postgres user when we are root (PostgreSQL refuses root), else as ourselves. */

@@ -81,9 +81,10 @@ export function startClusterFirst(): void {
 export function dropAfterAll(): (database: TestDatabase) => TestDatabase {
   startClusterFirst()
   const made: TestDatabase[] = []
+  // Dropping a dozen databases takes longer than the default 5 s hook timeout on a loaded machine.
   afterAll(async () => {
     await Promise.all(made.map((database) => database.drop()))
-  })
+  }, 60_000)
   return (database) => {
     made.push(database)
     return database

@@ -11,6 +11,7 @@ export interface KeyRegistry {
 
 export function fieldListFor(receipt: Record<string, unknown>): string {
   if (receipt.type === 'witness.checkpoint/1') return 'witness_fields'
+  if (receipt.type === 'audit.digest-log/1') return 'digest_log_fields'
   if ('merkle_root' in receipt) return 'digest_fields'
   if ('venue' in receipt) return 'safe_to_trade_fields'
   if ('mic' in receipt) return 'reason' in receipt ? 'override_fields' : 'receipt_fields'
@@ -22,7 +23,8 @@ export function verifyWithRegistry(registry: KeyRegistry, receipt: Record<string
   const key = registry.keys.find((k) => k.key_id === receipt.public_key_id)
   if (!key) return false
   const list = fieldListFor(receipt)
-  // Optional members (digest_optional_fields) are signed when the receipt has them.
+  // Optional members (digest_optional_fields) are signed when the receipt has them: only the
+  // receipt_with_log_tree_size of digests sealed before migration 13 has one.
   const optional = (registry.canonical_payload_spec[list.replace('_fields', '_optional_fields')] ?? []).filter((name) => name in receipt)
   const fields = [...registry.canonical_payload_spec[list]!, ...optional]
   const payload = JSON.stringify(Object.fromEntries([...fields].sort().map((name) => [name, receipt[name]])))

@@ -45,7 +45,7 @@ describe('preflights and answers', () => {
   const t = makeTestApp()
 
   test('the routes a browser needs answer any origin, preflight and request', async () => {
-    for (const path of ['/v1/witness/checkpoints', '/v5/keys', '/.well-known/jwks.json', '/v5/demo', '/v5/schedule', '/v5/exchanges', '/v5/verify', '/v5/calendar', '/v5/holidays', '/v5/calendar/XNYS.ics', '/v5/status', '/v5/stream', '/mcp']) {
+    for (const path of ['/v1/witness/checkpoints', '/v5/keys', '/.well-known/jwks.json', '/v5/demo', '/v5/schedule', '/v5/exchanges', '/v5/verify', '/v5/calendar', '/v5/holidays', '/v5/calendar/XNYS.ics', '/v5/status', '/v5/stream']) {
       const answer = await preflight(t, path)
       expect([path, answer.status, answer.headers.get('access-control-allow-origin')]).toEqual([path, 204, PAGE])
     }

@@ -93,7 +93,7 @@ describe('answer size', () => {
     }
     const batch = Array.from({ length: 40 }, (_, i) => STATUS(i))
     const budget = 100 * 1024
-    const outcome = await dispatchBody(batch, { deps: t.deps, caller, version: null, serverVersion: API_VERSION }, budget)
+    const outcome = await dispatchBody(batch, { deps: t.deps, caller, era: { kind: 'legacy', version: null }, serverVersion: API_VERSION }, budget)
     if (outcome.status === 202) throw new Error('expected answers')
     expect(Buffer.byteLength(outcome.text)).toBeLessThanOrEqual(budget)
     const answers = JSON.parse(outcome.text) as { id: number; result?: unknown; error?: { code: number; data: { error: string } } }[]

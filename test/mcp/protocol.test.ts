@@ -121,7 +121,10 @@ describe('JSON-RPC framing', () => {
     expect(recent.body.result.structuredContent.exchanges).toHaveLength(SUPPORTED_MICS.length)
     const bad = await rpc(t, call(1, 'list_exchanges'), { 'mcp-protocol-version': '1999-01-01' })
     expect(bad.status).toBe(400)
-    expect(bad.body.error.code).toBe(-32600)
+    // UnsupportedProtocolVersionError (2026-07-28): the versions served, and what was asked; no id null.
+    expect(bad.body.error.code).toBe(-32022)
+    expect(bad.body.error.data).toEqual({ supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'], requested: '1999-01-01' })
+    expect(bad.body.id).toBe(1)
   })
 
   test('oversized, deeply nested and non-JSON content types are refused clearly', async () => {
@@ -142,10 +145,13 @@ describe('JSON-RPC framing', () => {
       expect(response.headers.get('allow')).toContain('POST')
       expect(response.headers.get('allow')).not.toContain('GET')
     }
-    const preflight = await t.request('/mcp', { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, authorization' } })
+    // The service's own pages (and CORS_ALLOWED_ORIGINS) only: other origins are refused (rebinding.test.ts).
+    const preflight = await t.request('/mcp', { method: 'OPTIONS', headers: { origin: 'https://oracle.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, authorization' } })
     expect(preflight.status).toBe(204)
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://agent.example')
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://oracle.test')
     expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version')
+    const foreign = await t.request('/mcp', { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } })
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull()
   })
 })
 

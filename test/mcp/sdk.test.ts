@@ -51,8 +51,12 @@ describe('tool endpoint through the MCP SDK', () => {
       expect(tool.inputSchema.type).toBe('object')
       expect((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false)
       expect(tool.description!.length).toBeGreaterThan(20)
-      expect(tool.outputSchema).toBeUndefined()
+      // 2025-11-25: every tool fully described (output-schemas.test.ts checks the schemas against real answers).
+      expect(tool.outputSchema?.type).toBe('object')
+      expect(Object.keys(tool.annotations ?? {}).sort()).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint'])
+      expect(tool.title).toBeString()
     }
+    expect(tools.filter((tool) => !tool.annotations!.readOnlyHint).map((tool) => tool.name)).toEqual(['get_market_status'])
     expect(tools.find((tool) => tool.name === 'verify_receipt')!.inputSchema.required).toEqual(['receipt'])
     await client.close()
   })

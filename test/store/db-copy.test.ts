@@ -5,7 +5,8 @@
 import type { Database } from 'bun:sqlite'
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { runDbCommand, type DbCommandIo } from '../../src/cli/db-copy'
 import { issueKey } from '../../src/accounts/keys'
 import { sqliteAuditStore, type AuditRow } from '../../src/audit/store'
@@ -14,7 +15,7 @@ import { DayTrees } from '../../src/audit/day-tree'
 import { postgresTileStore } from '../../src/transparency/store-postgres'
 import { copyMark } from '../../src/store/copy'
 import { openDatabase } from '../../src/store/database'
-import { makeTestApp } from '../helpers/app'
+import { makeTestApp, tempDir } from '../helpers/app'
 import { dropAfterAll, emptyDatabase } from '../helpers/postgres'
 
 const track = dropAfterAll()
@@ -41,7 +42,7 @@ async function installation() {
   return harness
 }
 
-function io(db: () => Database | null, options: { tty?: boolean; stepMs?: number; failOn?: (line: string) => boolean } = {}) {
+function io(db: () => Database | null, options: { tty?: boolean; stepMs?: number; failOn?: (line: string) => boolean; environmentUrl?: string } = {}) {
   const lines: string[] = []
   const status: string[] = []
   let now = Date.parse(`${TODAY}T12:00:00.000Z`)
@@ -54,6 +55,8 @@ function io(db: () => Database | null, options: { tty?: boolean; stepMs?: number
     status: options.tty ? (line) => void status.push(line) : null,
     now: () => (now += options.stepMs ?? 1),
     openSource: db,
+    environmentUrl: options.environmentUrl ?? null,
+    readText: (path) => readFileSync(path, 'utf8'),
   }
   return { io: value, lines, status }
 }
@@ -138,9 +141,56 @@ describe('db copy', () => {
     expect(bad.lines.join('\n')).not.toContain('hunter2')
   }, 120_000)
 
+  test('the target from DATABASE_URL or --to-file (a URL, or an environment file\'s DATABASE_URL= line), so no password is on the command line', async () => {
+    const harness = await installation()
+    const source = () => openDatabase(harness.config.databasePath)
+    const dir = tempDir()
+    // From the environment.
+    const fromEnv = track(await emptyDatabase('from_env'))
+    const env = io(source, { environmentUrl: fromEnv.url })
+    expect(await runDbCommand(['copy'], env.io)).toBe(0)
+    expect(env.lines.some((line) => line.startsWith('verified: '))).toBe(true)
+    // From an environment file, as the nodes' cluster.env (quoted value, comments, other variables).
+    const fromFile = track(await emptyDatabase('from_file'))
+    const clusterEnv = join(dir, 'cluster.env')
+    writeFileSync(clusterEnv, `# nodes\nSIGNING_KEY_FILE=/etc/openbell/signing-key.hex\nDATABASE_URL="${fromFile.url}"\nISSUER=oracle.example.com\n`, { mode: 0o600 })
+    const file = io(source)
+    expect(await runDbCommand(['copy', '--to-file', clusterEnv], file.io)).toBe(0)
+    expect(file.lines.some((line) => line.startsWith('verified: '))).toBe(true)
+    expect(file.lines.join('\n')).not.toContain('warning')
+    // A file with the URL alone is taken as is (here the copy is already done there: verified again).
+    const urlFile = join(dir, 'target.url')
+    writeFileSync(urlFile, `${fromFile.url}\n`, { mode: 0o600 })
+    const again = io(source)
+    expect(await runDbCommand(['copy', '--to-file', urlFile], again.io)).toBe(0)
+    expect(again.lines).toContain('this database already holds a finished copy of this installation; verifying it again')
+    // Refusals: no target at all, an unreadable file, a file with neither form.
+    const none = io(source)
+    expect(await runDbCommand(['copy'], none.io)).toBe(2)
+    expect(none.lines[0]).toContain('no target: set DATABASE_URL, or give --to-file')
+    const missing = io(source)
+    expect(await runDbCommand(['copy', '--to-file', join(dir, 'absent')], missing.io)).toBe(2)
+    expect(missing.lines[0]).toContain('ENOENT')
+    writeFileSync(join(dir, 'other.env'), 'A=1\nB=2\n')
+    const neither = io(source)
+    expect(await runDbCommand(['copy', '--to-file', join(dir, 'other.env')], neither.io)).toBe(2)
+    expect(neither.lines[0]).toContain('holds neither one URL nor a DATABASE_URL= line')
+    // --to still works, with a warning when the URL carries a password (never the password itself).
+    const withPassword = new URL(track(await emptyDatabase('with_password')).url)
+    withPassword.password = 'hunter2'
+    const typed = io(source)
+    await runDbCommand(['copy', '--to', withPassword.toString()], typed.io)
+    expect(typed.lines[0]).toContain('warning: the password in --to is visible')
+    expect(typed.lines.join('\n')).not.toContain('hunter2')
+  }, 180_000)
+
   test('the command line: wrong arguments print the usage', async () => {
-    const child = Bun.spawn(['bun', resolve(import.meta.dir, '../../src/main.ts'), 'db', 'copy'], { stdout: 'pipe', stderr: 'pipe' })
-    expect(await child.exited).toBe(2)
-    expect(await new Response(child.stderr).text()).toContain('usage: openbell db copy --to postgres://')
-  }, 30_000)
+    const main = resolve(import.meta.dir, '../../src/main.ts')
+    const { DATABASE_URL: _url, ...env } = process.env
+    for (const args of [['db', 'copy', '--to'], ['db', 'copy', '--from', 'x'], ['db', 'copy']]) {
+      const child = Bun.spawn(['bun', main, ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...env, DATA_DIR: tempDir() } })
+      expect(await child.exited).toBe(2)
+      expect(await new Response(child.stderr).text()).toContain('usage: openbell db copy [--to-file <file> | --to postgres://')
+    }
+  }, 60_000)
 })

@@ -80,6 +80,52 @@ forEachBackend('job leases', (fresh, backend) => {
     await c.stop()
   })
 
+  test('a holder that lost its lease while it was not renewing (paused, not dead) stops the job at its next round, and does not take it back', async () => {
+    const store = await open()
+    const clock = new FakeClock(2_000_000)
+    const running: string[] = []
+    const stops: string[] = []
+    // As main.ts builds it: on SQLite a holder known to be gone is taken from at once; both nodes here are alive.
+    const node = (name: string) => {
+      const holder = leaseHolder(name)
+      const leadership = new Leadership(store, holder, clock, memoryLogger(), { renewMs: 60_000, isDeadHolder: backend === 'sqlite' ? localHolderIsDead : undefined })
+      const stop = leadership.run('webhook-dispatcher', () => {
+        running.push(name)
+        return () => {
+          stops.push(name)
+          running.splice(running.indexOf(name), 1)
+        }
+      })
+      return { leadership, stop }
+    }
+    const a = node('a')
+    await a.leadership.tick()
+    const b = node('b')
+    await b.leadership.tick()
+    expect(running).toEqual(['a'])
+    // a is paused past its lease (a long GC, a frozen VM, a partition that heals): no rounds, no renewal.
+    clock.advance(LEASE_TTL_MS)
+    await b.leadership.tick()
+    expect(running).toEqual(['a', 'b']) // a has not run a round since: it cannot know yet
+    // a wakes up and runs its round: the lease is b's, so a stops the job at once.
+    await a.leadership.tick()
+    expect(running).toEqual(['b'])
+    expect(stops).toEqual(['a'])
+    expect(a.leadership.held()).toEqual([])
+    expect(b.leadership.held()).toEqual(['webhook-dispatcher'])
+    // Later rounds of both, b renewing: a never takes the job back, and is not stopped twice.
+    for (let round = 0; round < 3; round++) {
+      clock.advance(5_000)
+      await b.leadership.tick()
+      await a.leadership.tick()
+      expect(running).toEqual(['b'])
+    }
+    expect(stops).toEqual(['a'])
+    expect((await store.all()).map((lease) => lease.holder)).toEqual([b.leadership.holder])
+    await a.stop()
+    await b.stop()
+  })
+
   if (backend === 'sqlite') {
     test('SQLite: the lease of a process that is gone is taken at once', async () => {
       const store = await open()

@@ -40,7 +40,8 @@ test('a second instance witnesses this log; its cosignature is served and verifi
     await log.deps.transparency.integrator.tick()
     const note = await checkpointNote()
     expect(note.text).toStartWith(`oracle.test/log\n${5 * (round + 1)}\n`)
-    expect(note.signatures.map((s) => s.name)).toEqual(['oracle.test/log', 'oracle.test/witness', 'witness-b.test/witness'])
+    // The log's Ed25519 and ML-DSA-44 signatures, the own witness's two cosignatures, then witness B's (its listed Ed25519 key).
+    expect(note.signatures.map((s) => s.name)).toEqual(['oracle.test/log', 'oracle.test/log', 'oracle.test/witness', 'oracle.test/witness', 'witness-b.test/witness'])
     expect(verifyCosignature(note, bKey)).toBe(Math.floor(witness.clock.now() / 1000))
   }
   expect(log.log.lines.some((line) => line.msg === 'witness did not answer in time' && line.witness === 'Down')).toBe(true)

@@ -57,7 +57,7 @@ describe('the receipt log on PostgreSQL, two nodes', () => {
     const note = parseNote(state.checkpoint!)!
     const checkpoint = parseCheckpoint(note.text)!
     expect(checkpoint.size).toBe(600)
-    expect(verifyCosignature(note, a.transparency.keys!.witness)).not.toBeNull()
+    expect(verifyCosignature(note, a.transparency.keys!.witness.ed25519)).not.toBeNull()
     // The tree is the one over every body in log order.
     const bodies = (await b.audit.store.entries(1, 1000)).map((entry) => new Uint8Array(Buffer.from(entry.receipt_json!)))
     expect(Buffer.compare(rootOf(bodies.map(leafHash)), checkpoint.root)).toBe(0)

@@ -86,7 +86,10 @@ forEachBackend('witness store', (fresh) => {
     const account: Submitter = { pool: 'account', accountId: 7, plan: 'evidence_starter' }
     await a.transactor.run(function* () {
       // 998 of the plan's 1,000 used already today.
-      for (let i = 0; i < 998; i++) yield* a.store.insert({ kid: 'x', session_id: 's', count: i + 1, last_entry_hash: 'h', received_at: new Date(NOW).toISOString(), utc_day: '2026-11-25', pool: 'account', account_id: 7, fork: 0, receipt_json: '{}' })
+      for (let i = 0; i < 998; i++) {
+        yield* a.store.insert({ kid: 'x', session_id: 's', count: i + 1, last_entry_hash: 'h', received_at: new Date(NOW).toISOString(), utc_day: '2026-11-25', pool: 'account', account_id: 7, fork: 0, receipt_json: '{}' })
+        yield* a.store.countNewRow('2026-11-25', 'account:7', 1000)
+      }
     })
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => submit(i % 2 ? a : b, key, { count: i + 1 }, {}, account)))
     expect(results.filter((result) => result.kind === 'stored')).toHaveLength(2)

@@ -13,7 +13,7 @@ import { postgresTransactor } from '../../src/store/postgres-transaction'
 import { parseVkey } from '../../src/transparency/note'
 import type { Transactor } from '../../src/store/transaction'
 import { forEachBackend, type TestBackend } from '../helpers/backends'
-import { cosignerOf } from '../helpers/note-keys'
+import { witnessCosignersOf } from '../helpers/note-keys'
 
 const vectors = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/transparency/note-vectors.json'), 'utf8')).witness
 const proof58 = (vectors.consistency_5_8_hex as string[]).map((hex) => new Uint8Array(Buffer.from(hex, 'hex')))
@@ -54,7 +54,7 @@ forEachBackend('C2SP witness store', (fresh) => {
   test('add-checkpoint racing from one old size on two nodes: one cosignature, one 409 with the new size', async () => {
     const db = await fresh()
     const nodes = [node(db), node(db)]
-    const cosigner = cosignerOf(vectors.witness_skey)
+    const cosigner = witnessCosignersOf(vectors.witness_skey)
     const keysOf = async (origin: string) => (origin === 'monkeys' ? [parseVkey(vectors.log_vkey)!] : [])
     const submit = (which: number, oldSize: number, checkpoint: string, proof: Uint8Array[] = []) =>
       addCheckpoint({ store: nodes[which]!.store, transactor: nodes[which]!.transactor, cosigner, keysOf }, { oldSize, proof, checkpoint }, 1_764_000_000_000)

@@ -3,6 +3,7 @@
 // list format (witness-network vectors), add-checkpoint's answers (200 cosignature, 409 with the
 // size as text/x.tlog.size, 403, 404, 422, 400), a forked checkpoint refused, the admin API and
 // the monitoring GET.
+import { checkSignature, parseNote as verifierNote, parseVkey as verifierVkey } from '@openbell/verify'
 import { describe, expect, test } from 'bun:test'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -59,9 +60,12 @@ describe('POST /add-checkpoint', () => {
     const first = await harness.request('/add-checkpoint', add(request(0, [], vectors.checkpoint_5)))
     expect(first.status).toBe(200)
     expect(first.headers.get('content-type')).toBe('text/plain; charset=utf-8')
-    const line = await first.text()
-    expect(line).toMatch(/^\u2014 oracle\.test\/witness [A-Za-z0-9+/=]+\n$/)
-    expect(verifyCosignature(parseNote(vectors.checkpoint_5 + line)!, witnessKey)).toBe(Math.floor(harness.clock.now() / 1000))
+    const lines = await first.text()
+    // Two cosignature lines: Ed25519 (cosignature/v1), then ML-DSA-44 (subtree/v1), same time.
+    expect(lines).toMatch(/^\u2014 oracle\.test\/witness [A-Za-z0-9+/=]+\n\u2014 oracle\.test\/witness [A-Za-z0-9+/=]+\n$/)
+    expect(verifyCosignature(parseNote(vectors.checkpoint_5 + lines)!, witnessKey)).toBe(Math.floor(harness.clock.now() / 1000))
+    const mlDsaKey = verifierVkey((await harness.json('/v5/keys')).body.witness_ml_dsa_key.vkey)!
+    expect(checkSignature(verifierNote(vectors.checkpoint_5 + lines)!, mlDsaKey)).toEqual({ verdict: 'valid', timestamp: Math.floor(harness.clock.now() / 1000) })
     // Old size 0 again: 409 with the size this witness holds.
     const stale = await harness.request('/add-checkpoint', add(request(0, [], vectors.checkpoint_8)))
     expect(stale.status).toBe(409)
@@ -79,7 +83,7 @@ describe('POST /add-checkpoint', () => {
     const monitored = await harness.request(`/witness/${origin}/checkpoint`)
     const note = parseNote(await monitored.text())!
     expect(note.text).toBe(parseNote(vectors.checkpoint_8)!.text)
-    expect(note.signatures.map((s) => s.name)).toEqual(['monkeys', 'oracle.test/witness'])
+    expect(note.signatures.map((s) => s.name)).toEqual(['monkeys', 'oracle.test/witness', 'oracle.test/witness'])
     expect((await harness.request(`/witness/${'0'.repeat(64)}/checkpoint`)).status).toBe(404)
     // The admin API lists the file's log beside this service's own, with the size it holds now.
     const listed = await harness.json('/v5/admin/witness/logs', { headers: { 'x-oracle-key': TEST_ADMIN_KEY } })
@@ -122,6 +126,25 @@ describe('POST /add-checkpoint', () => {
     expect(errorBody.error).toBe('bad_request')
     // Nothing was stored by any of these.
     expect((await harness.request(`/witness/${createHash('sha256').update('monkeys').digest('hex')}/checkpoint`)).status).toBe(404)
+  })
+
+  test("the log's signature line repeated 100 times: cosigned, and kept once; a different line of the log's key beside a valid one is 403", async () => {
+    const harness = witnessApp()
+    const text = parseNote(vectors.checkpoint_5)!.text
+    const line = vectors.checkpoint_5.slice(text.length + 1)
+    const copies = `${text}\n${line.repeat(100)}`
+    const answer = await harness.request('/add-checkpoint', add(request(0, [], copies)))
+    expect(answer.status).toBe(200)
+    const origin = createHash('sha256').update('monkeys').digest('hex')
+    const stored = parseNote(await (await harness.request(`/witness/${origin}/checkpoint`)).text())!
+    // The log's line once; the witness's two cosignatures (Ed25519 and ML-DSA-44, issue 36).
+    expect(stored.signatures.map((signature) => signature.name)).toEqual(['monkeys', 'oracle.test/witness', 'oracle.test/witness'])
+    expect(stored.signatures[0]!.line).toBe(line)
+    // Every distinct line of a trusted key is verified: a bent copy after the valid one fails the note.
+    const bent = `${line.slice(0, 40)}${line[40] === 'A' ? 'B' : 'A'}${line.slice(41)}`
+    expect((await harness.request('/add-checkpoint', add(request(5, proof58, `${parseNote(vectors.checkpoint_8)!.text}\n${vectors.checkpoint_8.slice(parseNote(vectors.checkpoint_8)!.text.length + 1)}${bent}`)))).status).toBe(403)
+    // 101 signature lines are more than a note may carry (Go's note.Open refuses them too): 400.
+    expect((await harness.request('/add-checkpoint', add(request(5, proof58, `${parseNote(vectors.checkpoint_8)!.text}\n${vectors.checkpoint_8.slice(parseNote(vectors.checkpoint_8)!.text.length + 1).repeat(101)}`)))).status).toBe(400)
   })
 
   test('two requests from the same old size at once: one advances, the other gets 409', async () => {

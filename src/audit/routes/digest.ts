@@ -25,7 +25,7 @@ export function digestRoutes(deps: AuditDeps) {
         summary: 'Daily digest: RFC 6962 Merkle root of the day\'s receipt ids in log order, chained to the day before',
         responses: responses({
           200: [
-            `Digest. receipt_ids is paged (${DIGEST_IDS_PAGE} per page, next_cursor); total_receipts_issued counts all pages. Sealed days carry receipt (the signed digest_fields mirror)`,
+            `Digest. receipt_ids is paged (${DIGEST_IDS_PAGE} per page, next_cursor); total_receipts_issued counts all pages. Sealed days carry receipt (signed over exactly digest_fields of /v5/keys) and, since the transparency log, log_receipt (signed over digest_log_fields: the log size holding the day); digests first signed with log_tree_size in receipt also carry that first receipt as receipt_with_log_tree_size`,
             t.Object(
               {
                 date: t.String(),
@@ -39,6 +39,9 @@ export function digestRoutes(deps: AuditDeps) {
                 partial: t.Boolean(),
                 next_cursor: t.Union([t.String(), t.Null()]),
                 receipt: t.Optional(t.Object({}, { additionalProperties: true })),
+                log_tree_size: t.Optional(t.Integer()),
+                log_receipt: t.Optional(t.Object({}, { additionalProperties: true })),
+                receipt_with_log_tree_size: t.Optional(t.Object({}, { additionalProperties: true })),
               },
               { additionalProperties: true },
             ),

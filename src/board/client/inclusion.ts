@@ -1,23 +1,11 @@
-// Checking in the browser that a receipt is in its day's audit tree: the RFC 6962 leaf hash of
-// its id, the audit path folded up by the service's own inclusion check (audit/inclusion.ts)
-// with @noble/hashes' SHA-256, and the result compared with the Merkle root of the day's signed
-// digest, whose signature is verified like any receipt (verify-core.ts).
-import { sha256 } from '@noble/hashes/sha2.js'
-import { HASH_HEX, rootFromAuditPath } from '../../audit/inclusion'
+// Checking in the browser that a receipt is logged: in its day's audit tree (the RFC 6962 leaf
+// hash of its id, the audit path folded up to the Merkle root of the day's signed digest, whose
+// signature is verified like any receipt) or, with a C2SP tlog-proof, in the continuous log under
+// /log/policy. Both with the verifier package (@openbell/verify).
+import { leafHash, rootFromInclusionProof, toHex, utf8, verifyReceiptProof, TLOG_PROOF_HEADER } from '@openbell/verify'
 import { hexToBytes, verifyReceipt, type KeyRegistry } from './verify-core'
 
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
-const leafHash = (receiptId: string) => sha256(concat(new Uint8Array([0]), new TextEncoder().encode(receiptId)))
-const nodeHash = (left: Uint8Array, right: Uint8Array) => sha256(concat(new Uint8Array([1]), left, right))
-const toHex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
+const HASH_HEX = /^[0-9a-f]{64}$/
 
 export interface Proof {
   receipt_id: string
@@ -40,7 +28,7 @@ export interface InclusionVerdict {
 /** The root a proof leads to from the receipt id, or null when the path is malformed or of the wrong length. */
 export function rootFromProof(receiptId: string, proof: Proof): string | null {
   if (!Array.isArray(proof.audit_path) || !proof.audit_path.every((item) => typeof item === 'string' && HASH_HEX.test(item))) return null
-  const root = rootFromAuditPath(nodeHash, leafHash(receiptId), proof.leaf_index, proof.tree_size, proof.audit_path.map((item) => hexToBytes(item)!))
+  const root = rootFromInclusionProof(leafHash(utf8(receiptId)), proof.leaf_index, proof.tree_size, proof.audit_path.map((item) => hexToBytes(item)!))
   return root && toHex(root)
 }
 
@@ -81,4 +69,22 @@ export async function checkInclusion(registry: KeyRegistry, receipt: Record<stri
   if (signed.total_receipts_issued !== String(proof.tree_size)) return failed(`The proof's tree has ${proof.tree_size} leaves; the signed digest counts ${String(signed.total_receipts_issued)}.`, facts)
   if (computed !== signed.merkle_root) return failed('The receipt is not in the signed root of its day.', facts)
   return { outcome: 'included', detail: `Included: leaf ${proof.leaf_index} of ${proof.tree_size} in the signed digest of ${proof.date}.`, facts }
+}
+
+export const isTlogProof = (text: string) => text.startsWith(`${TLOG_PROOF_HEADER}\n`)
+
+/** A C2SP tlog-proof of the pasted receipt, checked under the policy the service publishes. */
+export async function checkTlogProof(receiptText: string, proofText: string, fetchText: (path: string) => Promise<{ status: number; text: string }>): Promise<InclusionVerdict> {
+  const policy = await fetchText('/log/policy')
+  if (policy.status !== 200) return { outcome: 'failed', detail: `The log's policy could not be fetched (HTTP ${policy.status}).`, facts: [] }
+  const verdict = verifyReceiptProof(receiptText, proofText, policy.text)
+  const { proof } = verdict
+  const facts: [string, string][] = [
+    ['log', proof.origin ?? '—'],
+    ['entry', proof.index === undefined ? '—' : `${proof.index} of ${proof.treeSize}`],
+    ['signed by', proof.logKeys?.join(', ') || '—'],
+    ['cosigned by', proof.cosignatures?.map((entry) => `${entry.witness}${entry.timestamp ? ` at ${new Date(entry.timestamp * 1000).toISOString()}` : ''}`).join(', ') || '—'],
+  ]
+  if (!verdict.valid) return { outcome: 'failed', detail: `The tlog-proof does not hold (${verdict.reason}): ${verdict.message}.`, facts }
+  return { outcome: 'included', detail: `Logged and witnessed: entry ${proof.index} of the log ${proof.origin}, under its published policy (checked here, in this page).`, facts }
 }

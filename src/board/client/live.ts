@@ -2,7 +2,7 @@
 // fields with the same wording the server used (present.ts), ticks local clocks and countdowns
 // every second on the server's clock, announces state changes, and says so when updates stop.
 import type { BoardSummary, BoardVenue } from '../board-types'
-import { searchText, statusClass, tileFields } from '../present'
+import { searchText, statusClass, statusRank, tileFields } from '../present'
 import { announce, byId, setText } from './dom'
 
 export const POLL_MS = 2000
@@ -72,9 +72,21 @@ export function startLiveBoard(onUpdate: () => void = () => {}): void {
       render(tile, venue, now, true)
     }
     for (const [status, count] of Object.entries(summary.counts)) setText(document.querySelector(`[data-count="${status}"]`), String(count))
-    if (changes.length) announce(changes.join('. '))
+    if (changes.length) {
+      reorder()
+      announce(changes.join('. '))
+    }
     document.body.dataset.updates = String(Number(document.body.dataset.updates ?? 0) + 1)
     onUpdate()
+  }
+
+  /** Keeps each region's tiles in board order (what trades first) as states change; moves only what must move. */
+  function reorder(): void {
+    for (const list of document.querySelectorAll<HTMLElement>('ul.tiles')) {
+      const items = [...list.querySelectorAll<HTMLElement>(':scope > li.tile[data-mic]')]
+      const ordered = items.toSorted((a, b) => statusRank(a.dataset.status ?? '') - statusRank(b.dataset.status ?? '') || Number(a.dataset.order) - Number(b.dataset.order))
+      if (ordered.some((item, index) => item !== items[index])) list.append(...ordered)
+    }
   }
 
   async function poll(): Promise<void> {

@@ -1,26 +1,24 @@
-// Verifying a receipt in the browser with the service's own rules: the receipt's type from the
-// fields it carries and that type's signed field list (crypto/signed-fields.ts), the canonical
-// payload (crypto/canonical.ts), the strict RFC 8032 prechecks (crypto/ed25519-strict.ts), and
-// then WebCrypto's Ed25519 against the key /v5/keys publishes under the receipt's public_key_id.
-import { canonicalPayload } from '../../crypto/canonical'
-import { strictPrecheck } from '../../crypto/ed25519-strict'
-import { receiptExpires, receiptType, signedFieldsOf, type SignedFieldList } from '../../crypto/signed-fields'
+// Verifying a receipt in the browser: the verifier package (@openbell/verify, the one client-side
+// verifier: the signed field lists and canonical payload of /v5/keys, strict RFC 8032 Ed25519 in
+// @noble, the 60-second window) against the keys /v5/keys publishes. This file only turns its
+// verdict into what the page shows.
+import { verifySigned, type KeysDocument, type PublishedKey as PackageKey } from '@openbell/verify'
 
-export interface PublishedKey {
-  key_id: string
-  public_key: string
+export interface PublishedKey extends PackageKey {
   valid_from?: string | null
   valid_until?: string | null
 }
 
-export interface KeyRegistry {
+export interface KeyRegistry extends KeysDocument {
   keys: PublishedKey[]
-  canonical_payload_spec?: Record<string, unknown>
 }
 
-export type VerdictReason = 'SIGNATURE_VALID' | 'RECEIPT_EXPIRED' | 'INVALID_SIGNATURE' | 'UNKNOWN_KEY' | 'MALFORMED_RECEIPT' | 'NO_KEYS' | 'UNSUPPORTED_BROWSER'
+export type SignedFieldList = 'receipt_fields' | 'override_fields' | 'health_fields' | 'safe_to_trade_fields' | 'digest_fields' | 'digest_log_fields' | 'witness_fields'
+
+export type VerdictReason = 'SIGNATURE_VALID' | 'RECEIPT_EXPIRED' | 'OUTSIDE_VALIDITY' | 'INVALID_SIGNATURE' | 'UNKNOWN_KEY' | 'MALFORMED_RECEIPT' | 'NO_KEYS'
 
 export interface Verdict {
+  /** The signature holds (an expired receipt still has a valid signature: see expired). */
   valid: boolean
   reason: VerdictReason
   /** A sentence for people. */
@@ -43,7 +41,19 @@ export const TYPE_WORDS: Record<SignedFieldList, string> = {
   health_fields: 'health receipt',
   safe_to_trade_fields: 'safe-to-trade receipt',
   digest_fields: 'signed daily audit digest',
+  digest_log_fields: "daily digest's transparency log size",
   witness_fields: 'witness receipt',
+}
+
+const REASONS: Record<string, VerdictReason> = {
+  expired: 'RECEIPT_EXPIRED',
+  not_yet_valid: 'OUTSIDE_VALIDITY',
+  validity_too_long: 'OUTSIDE_VALIDITY',
+  invalid_signature: 'INVALID_SIGNATURE',
+  unknown_key: 'UNKNOWN_KEY',
+  no_keys: 'NO_KEYS',
+  malformed: 'MALFORMED_RECEIPT',
+  unknown_kind: 'MALFORMED_RECEIPT',
 }
 
 export function hexToBytes(hex: string): Uint8Array | null {
@@ -53,58 +63,34 @@ export function hexToBytes(hex: string): Uint8Array | null {
   return bytes
 }
 
-const utf8 = (text: string) => new TextEncoder().encode(text)
-
-/** 'unsupported' when this browser's WebCrypto has no Ed25519: then nothing is decided. */
-export async function ed25519Verify(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): Promise<'valid' | 'invalid' | 'unsupported'> {
-  if (strictPrecheck(publicKey, signature) !== null) return 'invalid'
-  let key: CryptoKey
-  try {
-    key = await crypto.subtle.importKey('raw', publicKey as BufferSource, { name: 'Ed25519' }, false, ['verify'])
-  } catch (error) {
-    if ((error as Error).name === 'NotSupportedError') return 'unsupported'
-    return 'invalid'
-  }
-  try {
-    return (await crypto.subtle.verify({ name: 'Ed25519' }, key, signature as BufferSource, message as BufferSource)) ? 'valid' : 'invalid'
-  } catch {
-    // An encoding WebCrypto cannot decode as a point is a failed signature, as on the service.
-    return 'invalid'
-  }
-}
-
 export async function verifyReceipt(registry: KeyRegistry, input: unknown, now: number): Promise<Verdict> {
-  const verdict = (valid: boolean, reason: VerdictReason, detail: string, extra: Partial<Verdict> = {}): Verdict => ({ valid, reason, detail, type: null, key: null, keyId: null, signed: [], unsigned: [], expiresAt: null, expired: false, canonical: null, ...extra })
-  if (!input || typeof input !== 'object' || Array.isArray(input)) return verdict(false, 'MALFORMED_RECEIPT', 'A receipt is a JSON object.')
-  const receipt = input as Record<string, unknown>
-  const type = receiptType(receipt)
-  if (!type) return verdict(false, 'MALFORMED_RECEIPT', 'This is not a receipt the service signs: none of the known field sets matches its members.')
-  const names = signedFieldsOf(type, receipt)
-  const fields: Record<string, string> = {}
-  for (const name of names) {
-    const value = receipt[name]
-    if (typeof value !== 'string') return verdict(false, 'MALFORMED_RECEIPT', `The signed member ${name} is ${value === undefined ? 'missing' : 'not a string'}.`, { type })
-    fields[name] = value
+  if (typeof input === 'string') return { valid: false, reason: 'MALFORMED_RECEIPT', detail: 'A receipt is a JSON object.', type: null, key: null, keyId: null, signed: [], unsigned: [], expiresAt: null, expired: false, canonical: null }
+  const verdict = verifySigned(input, registry, { now })
+  const keyId = verdict.keyId ?? null
+  const valid = verdict.valid || verdict.signatureValid === true
+  const reason = verdict.valid ? 'SIGNATURE_VALID' : REASONS[verdict.reason ?? 'malformed']!
+  const detail = verdict.valid
+    ? `Signed by this service with key ${keyId}.`
+    : reason === 'RECEIPT_EXPIRED'
+      ? `The signature is valid, but the receipt expired at ${verdict.expiresAt}: do not act on it; fetch a fresh one.`
+      : reason === 'UNKNOWN_KEY'
+        ? `No key with id ${keyId} is published at /v5/keys (after a rotation only the new key is listed: an older receipt verifies only against a key you pinned).`
+        : reason === 'INVALID_SIGNATURE'
+          ? `The signature does not match these members under key ${keyId}: a signed member was changed, or the receipt was not signed by this service.`
+          : `${verdict.message[0]!.toUpperCase()}${verdict.message.slice(1)}.`
+  return {
+    valid,
+    reason,
+    detail,
+    type: (verdict.fieldList as SignedFieldList | undefined) ?? null,
+    key: registry.keys.find((candidate) => candidate.key_id === keyId) ?? null,
+    keyId,
+    signed: verdict.signedMembers ?? [],
+    unsigned: verdict.unsignedMembers ?? [],
+    expiresAt: verdict.expiresAt ?? null,
+    expired: verdict.reason === 'expired',
+    canonical: verdict.canonical ?? null,
   }
-  const signed = names.map((name) => [name, fields[name]!] as [string, string])
-  const unsigned = Object.keys(receipt).filter((name) => name !== 'signature' && !(names as readonly string[]).includes(name))
-  const keyId = fields.public_key_id ?? null
-  const expiresAt = receiptExpires(type) ? (fields.expires_at ?? null) : null
-  const expired = expiresAt !== null && now > Date.parse(expiresAt)
-  const base = { type, signed, unsigned, keyId, expiresAt, expired }
-  const signature = typeof receipt.signature === 'string' ? hexToBytes(receipt.signature) : null
-  if (!signature || signature.length !== 64) return verdict(false, 'MALFORMED_RECEIPT', 'signature must be 128 lowercase hex characters.', base)
-  if (!registry.keys.length) return verdict(false, 'NO_KEYS', 'The service publishes no key at /v5/keys: nothing can be verified.', base)
-  const key = registry.keys.find((candidate) => candidate.key_id === keyId) ?? null
-  if (!key) return verdict(false, 'UNKNOWN_KEY', `No key with id ${keyId} is published at /v5/keys (after a rotation only the new key is listed: an older receipt verifies only against a key you pinned).`, base)
-  const publicKey = hexToBytes(key.public_key)
-  const canonical = canonicalPayload(fields)
-  if (!publicKey || publicKey.length !== 32) return verdict(false, 'NO_KEYS', `The published key ${key.key_id} is not 32 bytes of hex.`, { ...base, key, canonical })
-  const checked = await ed25519Verify(publicKey, signature, utf8(canonical))
-  if (checked === 'unsupported') return verdict(false, 'UNSUPPORTED_BROWSER', "This browser's WebCrypto has no Ed25519, so nothing was decided: use POST /v5/verify or the offline script of docs/audit.md.", { ...base, key, canonical })
-  if (checked === 'invalid') return verdict(false, 'INVALID_SIGNATURE', `The signature does not match these members under key ${key.key_id}: a signed member was changed, or the receipt was not signed by this service.`, { ...base, key, canonical })
-  if (expired) return verdict(true, 'RECEIPT_EXPIRED', `The signature is valid, but the receipt expired at ${expiresAt}: do not act on it; fetch a fresh one.`, { ...base, key, canonical })
-  return verdict(true, 'SIGNATURE_VALID', `Signed by this service with key ${key.key_id}.`, { ...base, key, canonical })
 }
 
 /**

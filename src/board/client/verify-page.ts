@@ -1,7 +1,8 @@
 // The verify page's behaviour: load /v5/keys once, verify what is pasted (verify-core.ts) and
 // show each receipt's verdict, key, expiry and signed members; check an inclusion proof
-// (inclusion.ts). Requests go only to this service: /v5/keys, /v5/audit/proof, /v5/audit/digest.
-import { checkInclusion, type InclusionVerdict, type Proof } from './inclusion'
+// (inclusion.ts): a day's audit proof, or a C2SP tlog-proof. Requests go only to this service:
+// /v5/keys, /v5/audit/proof, /v5/audit/digest, /log/policy.
+import { checkInclusion, checkTlogProof, isTlogProof, type InclusionVerdict, type Proof } from './inclusion'
 import { receiptsIn, TYPE_WORDS, verifyReceipt, type KeyRegistry, type Verdict } from './verify-core'
 import { byId, el, setText } from './dom'
 
@@ -104,6 +105,14 @@ export async function startVerifyPage(): Promise<void> {
     proofSection.hidden = false
     const parsed = parse(input.value)
     const receipt = parsed.ok ? receiptsIn(parsed.value).receipts[0] : null
+    if (isTlogProof(proofInput.value.replace(/\r\n/g, '\n'))) {
+      setText(proofOutput, 'Checking…')
+      const fetchText = async (path: string) => {
+        const response = await fetch(path)
+        return { status: response.status, text: await response.text() }
+      }
+      return proofOutput.replaceChildren(inclusionView(await checkTlogProof(input.value.trim(), proofInput.value.replace(/\r\n/g, '\n'), fetchText)))
+    }
     const proof = proofInput.value.trim() ? parse(proofInput.value) : null
     if (proof && !proof.ok) return proofOutput.replaceChildren(el('p', { class: 'verdict verdict-invalid', 'data-outcome': 'failed' }, `The proof is ${proof.message}`))
     setText(proofOutput, 'Checking…')

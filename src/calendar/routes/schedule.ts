@@ -4,6 +4,7 @@ import type { CalendarDeps } from '../deps'
 import { responses } from '../../http/openapi'
 import { identityOf, unavailableReason } from '../directory'
 import { parseMic } from '../mic-param'
+import { PHASES } from '../phases'
 import { scheduleView } from '../schedule'
 
 const ScheduleSchema = t.Object(
@@ -13,6 +14,9 @@ const ScheduleSchema = t.Object(
     timezone: t.String(),
     queried_at: t.String({ format: 'date-time' }),
     current_status: t.Union([t.Literal('OPEN'), t.Literal('CLOSED'), t.Literal('UNKNOWN')]),
+    reason: t.String({ description: 'why: regular session, after close, holiday: <name>, lunch break, provisional: …, outside calendar coverage …' }),
+    phase: t.Union([t.Union(PHASES.map((phase) => t.Literal(phase))), t.Null()], { description: 'trading phase now, as /v5/historical gives it (continuous = OPEN); null when current_status is UNKNOWN' }),
+    phase_until: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'when that phase ends (a band ends, the venue opens or closes, the next band starts); null for 24/7 venues and when UNKNOWN' }),
     next_open: t.Union([t.String({ format: 'date-time' }), t.Null()]),
     next_close: t.Union([t.String({ format: 'date-time' }), t.Null()]),
     next_open_provisional: t.Boolean({ description: 'true when next_open was found across a provisional day (which may yet trade)' }),
@@ -34,7 +38,7 @@ export function scheduleRoutes(deps: CalendarDeps) {
     },
     {
       query: t.Object({ mic: t.Optional(t.String({ description: 'MIC, default XNYS' })) }),
-      detail: { tags: ['calendars'], summary: 'Calendar schedule (unsigned; ignores overrides and halts)', responses: responses({ 200: ['Schedule', ScheduleSchema], 400: 'UNKNOWN_MIC' }) },
+      detail: { tags: ['calendars'], summary: 'Calendar schedule (unsigned; ignores overrides and halts): what the venue is doing now, why, and until when', description: 'One call for "what is this venue doing now, why, and until when": current_status and reason, the trading phase and phase_until, next_open and next_close. Calendar only: an override or a real-time halt shows in /v5/status.', responses: responses({ 200: ['Schedule', ScheduleSchema], 400: 'UNKNOWN_MIC' }) },
     },
   )
 }

@@ -5,8 +5,11 @@ import { ApiError } from '../../http/errors'
 import { readBodyText } from '../../http/body'
 import { jsonBody, requiredByRoute, responses } from '../../http/openapi'
 import { verificationKeys, verifyReceipt } from '../../crypto/verify-receipt'
+import { MAX_PROOF_BYTES, proofReport } from '../../transparency/verify-proof'
 
 const MAX_RECEIPT_BYTES = 16_384
+/** A body with a tlog-proof beside the receipt. */
+const MAX_BODY_BYTES = MAX_RECEIPT_BYTES + MAX_PROOF_BYTES
 
 const ResultSchema = t.Object({
   valid: t.Boolean(),
@@ -17,6 +20,12 @@ const ResultSchema = t.Object({
   mic: t.Union([t.String(), t.Null()]),
   status: t.Union([t.String(), t.Null()]),
   expires_at: t.Union([t.String(), t.Null()]),
+  proof: t.Optional(
+    t.Object(
+      { valid: t.Boolean(), reason: t.Union([t.String(), t.Null()]), message: t.String(), index: t.Union([t.Integer(), t.Null()]), tree_size: t.Union([t.Integer(), t.Null()]), origin: t.Union([t.String(), t.Null()]), log_keys: t.Array(t.String()), cosigned_by: t.Array(t.Object({ witness: t.String(), key: t.String(), cosigned_at: t.Union([t.String(), t.Null()]) })) },
+      { description: 'present when a proof was sent: the tlog-proof checked under /log/policy with the receipt as the entry' },
+    ),
+  ),
 })
 
 export function verifyRoutes(deps: MarketRouteDeps) {
@@ -26,24 +35,26 @@ export function verifyRoutes(deps: MarketRouteDeps) {
       '/v5/verify',
       async ({ request }) => {
         // Checked before and while reading: a large body is refused without being buffered.
-        const text = await readBodyText(request, MAX_RECEIPT_BYTES, deps)
+        const text = await readBodyText(request, MAX_BODY_BYTES, deps)
         let body: unknown
         try {
           body = JSON.parse(text)
         } catch {
           throw new ApiError(400, 'BAD_REQUEST', 'body must be JSON: {"receipt": {…}}')
         }
-        const receipt = (body as { receipt?: unknown } | null)?.receipt
+        const { receipt, proof } = (body ?? {}) as { receipt?: unknown; proof?: unknown }
         if (!receipt || typeof receipt !== 'object' || Array.isArray(receipt)) throw new ApiError(400, 'RECEIPT_REQUIRED', 'body must carry "receipt": the complete signed receipt object')
-        return verify(receipt)
+        if (proof !== undefined && (typeof proof !== 'string' || proof.length > MAX_PROOF_BYTES)) throw new ApiError(400, 'BAD_REQUEST', `proof must be the text of a tlog-proof (GET /log/proof/receipt/{id}), at most ${MAX_PROOF_BYTES} bytes`)
+        if (JSON.stringify(receipt).length > MAX_RECEIPT_BYTES) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `the receipt is limited to ${MAX_RECEIPT_BYTES} bytes`)
+        return proof === undefined ? verify(receipt) : { ...verify(receipt), proof: proofReport(deps.transparency.policy, receipt, proof) }
       },
       {
         parse: 'none',
         detail: {
           tags: ['verification'],
           summary: 'Verify a receipt',
-          requestBody: jsonBody(t.Object({ receipt: t.Object({}, { additionalProperties: true }) })),
-          responses: responses({ 200: ['Verification result', ResultSchema], 400: 'BAD_REQUEST or RECEIPT_REQUIRED', 408: 'REQUEST_TIMEOUT: the body did not arrive in time', 413: 'PAYLOAD_TOO_LARGE: body over 16,384 bytes' }),
+          requestBody: jsonBody(t.Object({ receipt: t.Object({}, { additionalProperties: true }), proof: t.Optional(t.String({ description: 'the receipt\'s tlog-proof (GET /log/proof/receipt/{id}); checked under /log/policy and reported in `proof`' })) })),
+          responses: responses({ 200: ['Verification result', ResultSchema], 400: 'BAD_REQUEST or RECEIPT_REQUIRED', 408: 'REQUEST_TIMEOUT: the body did not arrive in time', 413: 'PAYLOAD_TOO_LARGE: a receipt over 16,384 bytes, or a body over 65,536' }),
         },
       },
     )

@@ -4,8 +4,8 @@
 // one transaction whose write is a compare-and-swap on the old size: of two racing requests from
 // the same old size one advances, the other is told the new size (409).
 import { parseCheckpoint } from '../../transparency/checkpoint'
-import { checkNoteSignature, parseNote, strictBase64, type Vkey } from '../../transparency/note'
-import type { Cosigner } from '../../transparency/cosignature'
+import { checkNoteSignature, parseNote, signatureOf, strictBase64, type Vkey } from '../../transparency/note'
+import type { WitnessCosigners } from '../../transparency/keys'
 import { verifyConsistency } from '../../transparency/proofs'
 import { EMPTY_ROOT } from '../../transparency/hashing'
 import type { Step, Transactor } from '../../store/transaction'
@@ -54,7 +54,8 @@ export function parseAddCheckpoint(body: string): AddCheckpointRequest | null {
 export interface AddCheckpointDeps {
   store: TlogWitnessStore
   transactor: Transactor
-  cosigner: Cosigner
+  /** The witness's keys: each cosigns (Ed25519 cosignature/v1, then ML-DSA-44). */
+  cosigner: WitnessCosigners
   /** The trusted keys of a log origin (empty: the origin is unknown). */
   keysOf: (origin: string) => Promise<Vkey[]>
 }
@@ -72,8 +73,9 @@ export async function addCheckpoint(deps: AddCheckpointDeps, request: AddCheckpo
   if (checkpoint.size === 0 && Buffer.compare(checkpoint.root, EMPTY_ROOT) !== 0) return { kind: 'unprocessable', message: 'a checkpoint of size 0 must carry the root of the empty tree' }
   if (request.oldSize === 0 && request.proof.length) return { kind: 'unprocessable', message: 'from old size 0 the consistency proof must be empty' }
 
-  // What this witness keeps: the checkpoint text, the log's verified signature lines, its cosignature.
-  const logLines = note.signatures.filter((signature) => keys.some((key) => key.name === signature.name && key.keyId === signature.keyId)).map((signature) => signature.line)
+  // What this witness keeps: the checkpoint text, one verified signature line per log key (the
+  // copies of a repeated line are dropped, as Go's note.Open drops them), its cosignature.
+  const logLines = [...new Set(keys.map((key) => signatureOf(note, key)?.line).filter((line) => line !== undefined))]
   const timestamp = Math.max(1, Math.floor(nowMs / 1000))
   const { store, cosigner } = deps
   const { oldSize, proof } = request

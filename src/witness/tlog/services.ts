@@ -5,10 +5,11 @@
 import type { Clock } from '../../clock'
 import type { Transactor } from '../../store/transaction'
 import { RateLimiter } from '../../http/rate-limit'
-import type { Cosigner } from '../../transparency/cosignature'
+import type { WitnessCosigners } from '../../transparency/keys'
 import { addCheckpoint, type AddCheckpointOutcome, type AddCheckpointRequest } from './add-checkpoint'
 import { readLogListFile, WitnessedLogs } from './logs'
 import type { TlogWitnessStore } from './store'
+import { signSubtree, type SignSubtreeOutcome, type SignSubtreeRequest } from './sign-subtree'
 
 /** add-checkpoint requests per minute per client address (a log asks about once a second). */
 export const ADD_CHECKPOINT_PER_MINUTE = 600
@@ -19,13 +20,16 @@ export interface TlogWitness {
   limiter: RateLimiter
   /** Checks and cosigns a checkpoint (503 from the route when the key is offline: null). */
   add: ((request: AddCheckpointRequest) => Promise<AddCheckpointOutcome>) | null
+  /** Cosigns a subtree of a checkpoint this witness cosigned (null while the key is offline). */
+  signSubtree: ((request: SignSubtreeRequest) => Promise<SignSubtreeOutcome>) | null
 }
 
 /** `own`: this service's log and the witness key (null while the signer is offline). */
-export function tlogWitnessServices(parts: { store: TlogWitnessStore; transactor: Transactor; clock: Clock; logsFile: string | null; own: { origin: string; vkey: string; cosigner: Cosigner } | null }): TlogWitness {
+export function tlogWitnessServices(parts: { store: TlogWitnessStore; transactor: Transactor; clock: Clock; logsFile: string | null; own: { origin: string; vkey: string; cosigner: WitnessCosigners } | null }): TlogWitness {
   const { store, transactor, clock, own } = parts
   const fileLogs = parts.logsFile ? readLogListFile(parts.logsFile) : []
   const logs = new WitnessedLogs(store, fileLogs, own ? { origin: own.origin, vkey: own.vkey } : null)
   const add = own ? (request: AddCheckpointRequest) => addCheckpoint({ store, transactor, cosigner: own.cosigner, keysOf: (origin) => logs.keysOf(origin) }, request, clock.now()) : null
-  return { store, logs, limiter: new RateLimiter(ADD_CHECKPOINT_PER_MINUTE), add }
+  const subtree = own ? (request: SignSubtreeRequest) => signSubtree({ store, cosigner: own.cosigner, keysOf: (origin) => logs.keysOf(origin) }, request) : null
+  return { store, logs, limiter: new RateLimiter(ADD_CHECKPOINT_PER_MINUTE), add, signSubtree: subtree }
 }
