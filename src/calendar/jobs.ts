@@ -32,10 +32,7 @@ export function startCalendarJobs(deps: CalendarJobDeps, options: { debounceMs?:
   horizonAlarm()
   const daily = setInterval(horizonAlarm, DAY_MS)
   const stopWatching = watchDirectory(calendars.dir, () => calendars.reload('watch'), options.debounceMs)
-  const onHangup = () => {
-    log.info('reloading calendars', { trigger: 'SIGHUP' })
-    calendars.reload('SIGHUP')
-  }
+  const onHangup = () => calendars.reload('SIGHUP')
   process.on('SIGHUP', onHangup)
   return () => {
     clearInterval(daily)

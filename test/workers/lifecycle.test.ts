@@ -149,7 +149,7 @@ describe('WORKERS=2 on SQLite', () => {
     expect((await status()).status).toBe(200)
   }, 240_000)
 
-  test('SIGHUP reaches every worker (each reloads its calendars)', async () => {
+  test('SIGHUP reaches every worker (each reloads its calendars and says so)', async () => {
     const before = workers.lines().length
     workers.process.kill('SIGHUP')
     const deadline = Date.now() + 30_000
