@@ -5,7 +5,7 @@
 import { ml_dsa44 } from '@noble/post-quantum/ml-dsa.js'
 import {
   checkSignature, fromBase64, fromHex, leafHash, sha256, nodeHash, parseNote, parsePolicy, parseTlogProof, formatTlogProof, parseVkey, quorumMet, rootFromInclusionProof,
-  toBase64, toHex, utf8, validSubtree, verifyReceiptProof, verifySigned, verifySubtreeConsistency, verifyTlogProof, type KeysDocument,
+  toBase64, toHex, utf8, validSubtree, verifyDigest, verifyReceiptProof, verifySigned, verifySubtreeConsistency, verifyTlogProof, type KeysDocument,
 } from '../src/index.js'
 
 export interface Vectors {
@@ -248,11 +248,61 @@ function serviceCases(service: any): Case[] {
   const policy: string = service.policy
 
   add('every kind the service signs verifies from /v5/keys at the time it was issued, and names its kind', () => {
-    same(service.objects.length >= 8, true, 'objects of every kind')
+    const kinds = ['market_state', 'market_state_with_reason', 'health', 'safe_to_trade', 'witness_receipt', 'daily_digest', 'daily_digest_log']
+    same(kinds.filter((kind) => !service.objects.some((object: { kind: string }) => object.kind === kind)), [], 'an object of every kind')
     for (const { name, kind, object, at } of service.objects) {
       const verdict = verifySigned(object, keys, { now: at })
-      same({ name, valid: verdict.valid, kind: verdict.kind }, { name, valid: true, kind }, 'verdict')
+      same({ name, valid: verdict.valid, kind: verdict.kind, fieldList: verdict.fieldList }, { name, valid: true, kind, fieldList: verdict.fieldList }, 'verdict')
+      // Each signs exactly its published list; only the receipt as first published signs one member more.
+      const expected = [...(keys.canonical_payload_spec![verdict.fieldList!] as string[]), ...(name.endsWith('receipt_with_log_tree_size') ? ['log_tree_size'] : [])].sort()
+      same({ name, signed: verdict.signedMembers!.map(([member]) => member) }, { name, signed: expected }, 'signed members')
     }
+  })
+
+  add("a digest's log receipt: signed over digest_log_fields of /v5/keys, bound to its day, root and log size", () => {
+    const { sealedNow } = service.digests
+    const logReceipt = sealedNow.log_receipt as Record<string, string>
+    const verdict = verifySigned(logReceipt, keys)
+    same([verdict.valid, verdict.kind, verdict.fieldList, verdict.unsignedMembers], [true, 'daily_digest_log', 'digest_log_fields', []], 'as issued')
+    same([logReceipt.type, logReceipt.date, logReceipt.merkle_root, logReceipt.log_tree_size], ['audit.digest-log/1', sealedNow.date, sealedNow.merkle_root, String(sealedNow.log_tree_size)], 'what it says')
+    for (const member of ['log_tree_size', 'log_origin', 'date', 'merkle_root']) same({ member, reason: verifySigned({ ...logReceipt, [member]: `${logReceipt[member]}0` }, keys).reason }, { member, reason: 'invalid_signature' }, 'a changed member')
+    // Without its type it is read as a digest receipt, which it is not.
+    const { type: _type, ...untyped } = logReceipt
+    same(verifySigned(untyped, keys).valid, false, 'without its type')
+  })
+
+  add('a digest first signed with its log size: the receipt as first published verifies as published (digest_fields and, under digest_optional_fields, log_tree_size); the member signs only there', () => {
+    const digest = service.digests.firstSignedWithLogSize
+    const first = digest.receipt_with_log_tree_size as Record<string, string>
+    const verdict = verifySigned(first, keys)
+    same([verdict.valid, verdict.kind, verdict.fieldList, verdict.optionalMembers, verdict.unsignedMembers], [true, 'daily_digest', 'digest_fields', ['log_tree_size'], []], 'as first published')
+    same(first.log_tree_size, (digest.log_receipt as Record<string, string>).log_tree_size, 'the size its log receipt signs again')
+    same(verifySigned({ ...first, log_tree_size: `${first.log_tree_size}0` }, keys).reason, 'invalid_signature', 'a changed size')
+    const { log_tree_size: _size, ...without } = first
+    same(verifySigned(without, keys).reason, 'invalid_signature', 'the member removed')
+    // The receipt signed again signs exactly digest_fields: a log size added to it was never signed.
+    const again = digest.receipt as Record<string, string>
+    same([verifySigned(again, keys).valid, verifySigned(again, keys).optionalMembers], [true, undefined], 'signed again')
+    same(verifySigned({ ...again, log_tree_size: first.log_tree_size }, keys).reason, 'invalid_signature', 'a log size added to the receipt signed again')
+    // The lists come from the keys document; one kept from before the optional list existed still verifies it (the package's copy, unchanged since).
+    const { digest_optional_fields: _optional, ...olderSpec } = keys.canonical_payload_spec as Record<string, unknown>
+    same(verifySigned(first, { ...keys, canonical_payload_spec: olderSpec }).valid, true, 'a keys document without digest_optional_fields')
+  })
+
+  add('verifyDigest: both sealed digest answers hold together; each way of making them disagree fails for its reason', () => {
+    const { firstSignedWithLogSize: old, sealedNow: now } = service.digests
+    const good = [verifyDigest(old, keys), verifyDigest(now, keys)]
+    check(good.every((verdict) => verdict.valid), good.map((verdict) => verdict.message).join('; '))
+    same([good[0]!.logTreeSize, good[1]!.logTreeSize, good[1]!.logOrigin], [old.log_tree_size, now.log_tree_size, now.log_receipt.log_origin], 'the signed sizes')
+    same(verifyDigest({ ...now, log_tree_size: now.log_tree_size + 1 }, keys).reason, 'mismatch', 'an unsigned size changed')
+    same(verifyDigest({ ...now, total_receipts_issued: now.total_receipts_issued + 1 }, keys).reason, 'mismatch', 'an unsigned count changed')
+    const { log_receipt: _log, ...withoutLog } = now
+    same(verifyDigest(withoutLog, keys).reason, 'mismatch', 'a size nothing signs')
+    same(verifyDigest({ ...now, log_receipt: old.log_receipt }, keys).reason, 'mismatch', "another day's log receipt")
+    same(verifyDigest({ ...old, receipt_with_log_tree_size: { ...old.receipt_with_log_tree_size, log_tree_size: '999' } }, keys).reason, 'invalid_first_receipt', 'a changed first receipt')
+    same(verifyDigest({ ...now, receipt: old.receipt }, keys).reason, 'mismatch', "another day's receipt")
+    same(verifyDigest({ ...now, receipt: now.log_receipt }, keys).reason, 'invalid_receipt', 'a log receipt as the receipt')
+    same(verifyDigest({ ...now, partial: true }, keys).reason, 'not_sealed', 'partial')
   })
 
   add("a changed signed member fails as invalid_signature; an unknown key as unknown_key; a receipt past its 60 seconds as expired", () => {
