@@ -6,8 +6,9 @@ import { gzipSync } from 'node:zlib'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-const [repo, commit = 'dac1dd4729fd1f8dd9e1e9f3dce51d783da6c166'] = process.argv.slice(2)
-if (!repo) throw new Error('usage: bun subset.ts <wycheproof clone> [commit]')
+const [clone, commit = 'dac1dd4729fd1f8dd9e1e9f3dce51d783da6c166'] = process.argv.slice(2)
+if (!clone) throw new Error('usage: bun subset.ts <wycheproof clone> [commit]')
+const repo: string = clone
 
 type Test = { tcId: number; comment: string; msg?: string; ctx?: string; sig: string; result: string; flags: string[] }
 type Group = { publicKey?: string | null; tests: Test[]; [member: string]: unknown }
