@@ -108,5 +108,8 @@ describe('the page and POST /v5/verify agree', () => {
     expect(digestVerdicts.filter((verdict) => JSON.stringify(verdict.page) !== JSON.stringify(verdict.service))).toEqual([])
     expect(digestVerdicts.filter((verdict) => verdict.page.valid).map((verdict) => verdict.name).sort()).toEqual(Object.keys(digestObjects).flatMap((name) => [`${name}: an unsigned member added`, `${name}: as issued`]).sort())
     expect(digestVerdicts.filter((verdict) => verdict.name.endsWith(': as issued')).map((verdict) => verdict.page.type)).toEqual(['digest_fields', 'digest_log_fields', 'digest_fields', 'digest_log_fields', 'digest_fields'])
+    // The page says which member only the receipt as first published signs, and where that rule is published.
+    const optional = await Promise.all(Object.values(digestObjects).map(async (receipt) => (await verifyReceipt(registry, receipt, t.clock.now())).optional))
+    expect(optional).toEqual([[], [], [], [], ['log_tree_size']])
   })
 })

@@ -99,7 +99,7 @@ export async function verifyReceipt(registry: KeyRegistry, input: unknown, now: 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The signed objects a sealed digest answers with, in this order (docs/audit.md, "Signed digest"). */
-export const DIGEST_SIGNED_MEMBERS = ['receipt', 'log_receipt', 'receipt_with_log_tree_size'] as const
+const DIGEST_SIGNED_MEMBERS = ['receipt', 'log_receipt', 'receipt_with_log_tree_size'] as const
 
 const signedOfDigest = (digest: Record<string, unknown>) => DIGEST_SIGNED_MEMBERS.filter((name) => isObject(digest[name])).map((name) => digest[name])
 
@@ -112,7 +112,7 @@ const signedOfDigest = (digest: Record<string, unknown>) => DIGEST_SIGNED_MEMBER
 export function receiptsIn(input: unknown): { receipts: unknown[]; note: string | null } {
   if (Array.isArray(input)) return { receipts: input, note: null }
   if (!isObject(input)) return { receipts: [input], note: null }
-  const object = input
+  const object: Record<string, unknown> = input
   if (Array.isArray(object.receipts)) return { receipts: object.receipts, note: `${object.receipts.length} receipts in the list` }
   if (Array.isArray(object.digests)) {
     const receipts = object.digests.filter(isObject).flatMap(signedOfDigest)
