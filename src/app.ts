@@ -6,6 +6,7 @@ import { classOfKey } from './catalogue/plans'
 import { corsPlugin } from './http/cors'
 import { keyRoutes } from './discovery/routes/keys'
 import { healthRoutes } from './discovery/routes/health'
+import { readyRoutes } from './discovery/routes/ready'
 import { exchangeRoutes } from './calendar/routes/exchanges'
 import { scheduleRoutes } from './calendar/routes/schedule'
 import { historicalRoutes } from './calendar/routes/historical'
@@ -14,6 +15,8 @@ import { calendarRoutes } from './calendar/routes/calendar'
 import { calendarFeedRoutes } from './calendar/routes/calendar-feed'
 import { holidayRoutes } from './calendar/routes/holidays'
 import { calendarAdminRoutes } from './calendar/routes/admin'
+import { calendarChangeRoutes } from './calendar/routes/changes'
+import { calendarFileRoutes } from './calendar/routes/calendar-files'
 import { receiptRoutes } from './market/routes/receipts'
 import { batchRoutes } from './market/routes/batch'
 import { safeToTradeRoutes } from './market/routes/safe-to-trade'
@@ -76,12 +79,14 @@ export function buildApp(deps: AppDeps) {
     .use(hardeningPlugin({ routes: () => routes(), shape: witnessRefusalShape(deps) }))
     .use(keyRoutes(deps))
     .use(healthRoutes(deps))
+    .use(readyRoutes(deps))
     .use(exchangeRoutes(deps))
     .use(scheduleRoutes(deps))
     .use(historicalRoutes(deps))
     .use(dstRiskRoutes(deps))
     .use(calendarRoutes(deps))
-    .use(calendarFeedRoutes(deps))
+    // The change list, the feeds and the source's manifest and files as one plugin (a shallower route-type chain).
+    .use(new Elysia({ name: 'calendar-changes-feeds-files' }).use(calendarChangeRoutes(deps)).use(calendarFeedRoutes(deps)).use(calendarFileRoutes(deps)))
     .use(holidayRoutes(deps))
     .use(calendarAdminRoutes(deps))
     .use(receiptRoutes(deps))

@@ -82,6 +82,7 @@ export const CONFIG_VARIABLES = {
   MCP_KEY_RATE_PER_MINUTE: { kind: 'integer', default: '600', doc: 'JSON-RPC messages per minute per key on the tool endpoint with a bearer token (every tool; a batch counts each element); past it 429 with Retry-After', schema: Type.Integer({ minimum: 1 }) },
   MCP_ALLOWED_HOSTS: { kind: 'string', doc: 'comma-separated further host names the tool endpoint answers besides the host of PUBLIC_BASE_URL, ISSUER, a specific HOST and loopback (DNS-rebinding guard, docs/mcp.md); `*` = any Host (only behind a proxy that checks Host itself)', schema: Type.String({ pattern: '^(\\*|[A-Za-z0-9.:\\[\\]-]+(,\\s*[A-Za-z0-9.:\\[\\]-]+)*)$' }) },
   MCP_ANON_RATE_PER_MINUTE: { kind: 'integer', default: '120', doc: 'JSON-RPC messages per minute per client address on the tool endpoint without a bearer token (each HTTP request counts, a batch counts each element); past it 429 with Retry-After', schema: Type.Integer({ minimum: 1 }) },
+  CALENDAR_RATE_PER_MINUTE: { kind: 'integer', default: '120', doc: 'requests per minute per client address, together, on /v5/calendar, /v5/calendar/<MIC>.ics, /v5/holidays and /v5/holidays/upcoming (a 304 counts too); past it 429 RATE_LIMITED with Retry-After', schema: Type.Integer({ minimum: 1 }) },
   SECURITY_CONTACT: { kind: 'string', doc: 'RFC 9116 contact for /.well-known/security.txt (`mailto:` or `https:` URI); unset = that file answers 404 and the start logs a warning', schema: Type.String({ pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://\\S+)$' }) },
   SHOWCASE_FILE: { kind: 'string', doc: 'JSON file of /v5/showcase entries (an array of objects), editable by the operator; default `showcase.json` in DATA_DIR (missing = empty)', schema: Type.String({ minLength: 1 }) },
   BUILD_INFO_FILE: { kind: 'string', doc: 'JSON with the test counts of the test run that preceded the build, written by `.ci/run` beside the binary after building it (`tests_passing` of /v5/metrics/public; `bun run build` alone deletes any earlier file and writes none); default `build-info.json` beside the binary (from source: the project root); missing = null', schema: Type.String({ minLength: 1 }) },
@@ -101,6 +102,9 @@ export const CONFIG_VARIABLES = {
   LOG_CHECKPOINT_INTERVAL_MS: { kind: 'integer', default: '1000', doc: 'how often the log integrates new receipts into tiles and signs a checkpoint while receipts flow (milliseconds)', schema: Type.Integer({ minimum: 100, maximum: 4000 }) },
   LOG_WITNESS_TIMEOUT_MS: { kind: 'integer', default: '2000', doc: 'how long a checkpoint waits for each witness of LOG_WITNESS_POLICY_FILE before it is published without that witness\'s cosignature', schema: Type.Integer({ minimum: 100, maximum: 30000 }) },
   DURABILITY: { kind: 'string', default: 'process', doc: '`process`: a committed write survives a crash of the process (SQLite synchronous=NORMAL); `power`: it also survives a power loss or kernel crash (synchronous=FULL, an fsync per commit; its cost is in docs/performance.md). SQLite only: PostgreSQL commits are as durable as its server makes them', schema: Type.Union([Type.Literal('process'), Type.Literal('power')]) },
+  CALENDAR_UPSTREAM_URL: { kind: 'string', doc: 'follow this calendar source: an instance\'s base URL or the URL of a directory written by `openbell calendars publish`; `https://`, or `http://` only to a loopback or private-network address. Needs CALENDAR_UPSTREAM_KEY (docs/calendars.md). Unset = follow none', schema: Type.String({ pattern: '^https?://[^\\s?#]+$' }) },
+  CALENDAR_UPSTREAM_KEY: { kind: 'string', doc: 'the source\'s calendar-publisher vkey (`calendar_publisher_key.vkey` of its /v5/keys); required with CALENDAR_UPSTREAM_URL', schema: Type.String({ pattern: '^[^\\s+]{1,200}\\+[0-9a-f]{8}\\+[A-Za-z0-9+/]{44}$' }) },
+  CALENDAR_UPSTREAM_INTERVAL_S: { kind: 'integer', default: '3600', doc: 'seconds between checks of the calendar source (errors back off with jitter)', schema: Type.Integer({ minimum: 1, maximum: 86400 }) },
   BODY_TIMEOUT_MS: { kind: 'integer', default: '10000', doc: 'milliseconds a request body may take to arrive; a slower upload gets 408', schema: Type.Integer({ minimum: 100, maximum: 600000 }) },
 } satisfies Record<string, VariableSpec>
 
@@ -143,7 +147,11 @@ export interface Config {
   bodyTimeoutMs: number
   delivery: { streamIntervalSeconds: number; dispatchIntervalSeconds: number; allowPrivateTargets: boolean }
   haltFeed: { url: string | null; format: 'rss' | 'json'; intervalMs: number }
+  /** The calendar source this instance follows (null: none). */
+  calendarUpstream: { url: string; key: string; intervalMs: number } | null
   mcp: { anonymousDailyLimit: number; anonymousRatePerMinute: number; keyRatePerMinute: number; allowedHosts: string[] }
+  /** CALENDAR_RATE_PER_MINUTE: the per-address rate of the calendar answers. */
+  calendarRatePerMinute: number
   mail: { smtpUrl: string | null; from: string | null }
   metering: { freeDailyLimit: number; freeMonthlyLimit: number }
   securityContact: string | null
@@ -275,12 +283,14 @@ export function loadConfig(env: Env = process.env): Config {
       format: get<'rss' | 'json'>('HALT_FEED_FORMAT'),
       intervalMs: get<number>('HALT_FEED_INTERVAL') * 1000,
     },
+    calendarUpstream: calendarUpstream(get<string | undefined>('CALENDAR_UPSTREAM_URL'), get<string | undefined>('CALENDAR_UPSTREAM_KEY'), get<number>('CALENDAR_UPSTREAM_INTERVAL_S')),
     mcp: {
       anonymousDailyLimit: get<number>('MCP_ANON_DAILY_LIMIT'),
       anonymousRatePerMinute: get<number>('MCP_ANON_RATE_PER_MINUTE'),
       keyRatePerMinute: get<number>('MCP_KEY_RATE_PER_MINUTE'),
       allowedHosts: (get<string | undefined>('MCP_ALLOWED_HOSTS') ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
     },
+    calendarRatePerMinute: get<number>('CALENDAR_RATE_PER_MINUTE'),
     mail: { smtpUrl, from: mailFrom },
     metering: { freeDailyLimit: get<number>('FREE_DAILY_LIMIT'), freeMonthlyLimit: get<number>('FREE_MONTHLY_LIMIT') },
     securityContact: get<string | undefined>('SECURITY_CONTACT') ?? null,
@@ -328,6 +338,34 @@ export function loadConfig(env: Env = process.env): Config {
       ),
     },
   }
+}
+
+/** An IPv4 or IPv6 literal (or localhost) on loopback or in a private range: where plain http is allowed for a calendar source. */
+function privateHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  if (host === 'localhost' || host === '::1') return true
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host)
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])]
+    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)
+  }
+  return /^f[cd][0-9a-f]{2}:/.test(host)
+}
+
+/** CALENDAR_UPSTREAM_URL and _KEY, both or neither; http only to a loopback or private address. */
+function calendarUpstream(url: string | undefined, key: string | undefined, intervalS: number): Config['calendarUpstream'] {
+  if (!url && !key) return null
+  if (!url) throw new ConfigError('CALENDAR_UPSTREAM_URL', 'required with CALENDAR_UPSTREAM_KEY')
+  if (!key) throw new ConfigError('CALENDAR_UPSTREAM_KEY', 'required with CALENDAR_UPSTREAM_URL (the source\'s calendar_publisher_key.vkey from its /v5/keys)')
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new ConfigError('CALENDAR_UPSTREAM_URL', `not a URL (got ${JSON.stringify(url)})`)
+  }
+  if (parsed.username || parsed.password) throw new ConfigError('CALENDAR_UPSTREAM_URL', 'must not carry credentials')
+  if (parsed.protocol === 'http:' && !privateHost(parsed.hostname)) throw new ConfigError('CALENDAR_UPSTREAM_URL', `http:// is allowed only to a loopback or private-network address; use https:// (got ${JSON.stringify(url)})`)
+  return { url: url.replace(/\/+$/, ''), key, intervalMs: intervalS * 1000 }
 }
 
 /** A connection URL with its password replaced by `***`: the only form that may reach a message or a log. */

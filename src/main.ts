@@ -8,7 +8,7 @@ import { loadSigner } from './crypto/key-file'
 import { buildApp } from './app'
 import { runCalendarsCommand } from './cli/calendars'
 import { runKeysCommand } from './cli/keys'
-import { runHealthcheck } from './cli/healthcheck'
+import { parseHealthcheckArgs, runHealthcheck } from './cli/healthcheck'
 import { openBackend, openSqlite, type OpenedBackend } from './wiring/open'
 import { existsSync, readFileSync } from 'node:fs'
 import { DatabaseUnavailable } from './store/postgres'
@@ -18,6 +18,9 @@ import { WitnessPolicyError } from './transparency/witness-policy'
 import { runLogCommand } from './cli/log'
 import { CalendarRegistry } from './calendar/registry'
 import { startCalendarJobs } from './calendar/jobs'
+import { recoverPendingApply } from './calendar/updates/apply'
+import { parseUpstreamKey } from './calendar/updates/services'
+import { runCalendarUpdatesCommand } from './cli/calendar-updates'
 import { OverrideService } from './market/overrides/service'
 import { runOverridesCommand } from './cli/overrides'
 import { checkHost, ListenError, listenOptions, listenOrFail, probePort } from './http/listen'
@@ -74,8 +77,14 @@ function backgroundJobs(deps: AppDeps): BackgroundJob[] {
   // named as their lease (each written out in its leases.run call: the multi-node tests read the
   // leased jobs from this file).
   const leases = deps.node.leadership
+  const follower = deps.calendarUpdates.follower
   return [
-    { name: 'calendars', start: () => startCalendarJobs(deps) },
+    // Before anything can reload: every reload's changes are recorded and announced.
+    { name: 'calendar-changes', start: () => deps.delivery.calendarChanges.start() },
+    { name: 'calendars', start: () => startCalendarJobs(deps, { upstream: follower ? () => follower.health() : undefined }) },
+    // One node checks the calendar source and stores what it accepts; every node applies it (docs/calendars.md).
+    { name: 'calendar-upstream', start: () => leases.run('calendar-upstream', () => (follower ? follower.startPolling() : () => {})) },
+    { name: 'calendar-sync', start: () => (follower ? follower.startSync() : () => {}) },
     { name: 'audit-log', start: () => deps.audit.start() },
     // One node polls the halt feed and shares what it saw; every node follows that view.
     { name: 'halt-poller', start: () => leases.run('halt-poller', () => deps.halts.start()) },
@@ -128,6 +137,12 @@ async function serve(): Promise<void> {
   }
   const log = createLogger(config.logLevel)
   const signer = loadSigner(config, new Date(systemClock.now()), log)
+  if (config.calendarUpstream && !parseUpstreamKey(config.calendarUpstream.key)) {
+    console.error('configuration error: CALENDAR_UPSTREAM_KEY: not an Ed25519 note vkey whose key id matches its name and key (copy calendar_publisher_key.vkey from the source\'s /v5/keys)')
+    process.exit(2)
+  }
+  // A calendar update a crash interrupted is finished before the first load (no half-applied manifest).
+  recoverPendingApply(config.schedulesDir, log)
   const calendars = new CalendarRegistry(config.schedulesDir, log, systemClock)
   calendars.reload('boot')
   const backend = await openBackendOrExit({ config, clock: systemClock, log, signer, calendars })
@@ -191,6 +206,11 @@ async function main(argv: string[]): Promise<void> {
     process.exit(0)
   }
   if (command === undefined || command === 'serve') return serve()
+  if (command === 'calendars' && ['publish', 'follow', 'status'].includes(rest[0] ?? '')) {
+    const config = configOrExit()
+    const log = createLogger('warn')
+    process.exit(await runCalendarUpdatesCommand(rest, { config, log, out: (line) => console.log(line), err: (line) => console.error(line), openStores: (init) => openCliStoresOrExit(config, init, log) }))
+  }
   if (command === 'calendars') process.exit(runCalendarsCommand(rest, configOrExit().schedulesDir))
   if (command === 'db') {
     const config = configOrExit()
@@ -224,8 +244,13 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'log') process.exit(await runLogCommand(rest, (line) => console.log(line), (line) => console.error(line)))
   if (command === 'healthcheck') {
+    const options = parseHealthcheckArgs(rest)
+    if (typeof options === 'string') {
+      console.error(options)
+      process.exit(2)
+    }
     const config = configOrExit()
-    process.exit(await runHealthcheck(config.host, config.port))
+    process.exit(await runHealthcheck(config.host, config.port, undefined, options))
   }
   console.error(USAGE)
   process.exit(2)

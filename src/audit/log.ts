@@ -35,7 +35,20 @@ export interface AuditLogOptions {
   flushMs?: number
   /** Rows that make a batch commit at once. */
   batchSize?: number
+  /** How long after its last failed write the log reports itself failing (readiness); default OUTAGE_HOLD_MS. */
+  outageHoldMs?: number
 }
+
+/**
+ * A failed write makes the log report `failing` (GET /v5/ready answers 503) until a write
+ * succeeds or this long has passed without another failure: a node taken out of rotation gets no
+ * traffic to prove it has recovered, so after this hold it offers itself again and the next
+ * writes decide (a circuit breaker's half-open state). A database that cannot be reached at all
+ * is seen by the storage probe instead, every second.
+ */
+export const OUTAGE_HOLD_MS = 10_000
+
+export type AuditLogHealth = 'ok' | 'failing' | 'stopped'
 
 export class AuditLog {
   private waiters: Waiter[] = []
@@ -48,14 +61,21 @@ export class AuditLog {
   sealedThrough: string | null = null
   committed = 0
   failures = 0
-  /** While writes fail: when the outage began, failures since then, when it was last logged. */
-  private outage: { since: number; failures: number; loggedAt: number } | null = null
+  /** While writes fail: when the outage began, failures since then, when it was last logged, the last failure. */
+  private outage: { since: number; failures: number; loggedAt: number; lastAt: number } | null = null
 
   constructor(
     readonly store: AuditStore,
     private readonly log: Logger,
     private readonly options: AuditLogOptions = {},
   ) {}
+
+  /** Whether the log takes rows now: `stopped` once shut down, `failing` within the hold after a failed write. */
+  health(now = Date.now()): AuditLogHealth {
+    if (this.closed) return 'stopped'
+    if (this.outage && now - this.outage.lastAt < (this.options.outageHoldMs ?? OUTAGE_HOLD_MS)) return 'failing'
+    return 'ok'
+  }
 
   /** Rows appended and not yet committed. */
   get pending(): number {
@@ -143,11 +163,12 @@ export class AuditLog {
   private noteFailure(rows: number, message: string): void {
     const now = Date.now()
     if (!this.outage) {
-      this.outage = { since: now, failures: 1, loggedAt: now }
+      this.outage = { since: now, failures: 1, loggedAt: now, lastAt: now }
       this.log.error('audit log write failed; live receipts answer 503 until it recovers', { rows, error: message })
       return
     }
     this.outage.failures++
+    this.outage.lastAt = now
     if (now - this.outage.loggedAt >= FAILURE_LOG_INTERVAL_MS) {
       this.outage.loggedAt = now
       this.log.error('audit log writes still failing', { failed_writes: this.outage.failures, outage_ms: now - this.outage.since, error: message })

@@ -63,7 +63,7 @@ export async function archivePageJson(store: AuditStore, mic: string, date: stri
 
 export function parseLimit(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 50
-  if (!/^[0-9]{1,6}$/.test(raw) || Number(raw) < 1 || Number(raw) > RECEIPTS_MAX_LIMIT) throw new ApiError(400, 'INVALID_LIMIT', `limit must be an integer from 1 to ${RECEIPTS_MAX_LIMIT}`)
+  if (!/^[1-9][0-9]{0,5}$/.test(raw) || Number(raw) > RECEIPTS_MAX_LIMIT) throw new ApiError(400, 'INVALID_LIMIT', `limit must be an integer from 1 to ${RECEIPTS_MAX_LIMIT}`)
   return Number(raw)
 }
 

@@ -11,6 +11,7 @@ import { unavailableReason } from '../calendar/directory'
 import { DAY_MS, dayNumber, utcToLocal, zoneOffsetMs } from '../calendar/zone'
 import type { ScheduleFile } from '../calendar/schema'
 import type { MarketDeps } from '../market/resolve'
+import type { ChangeEventRow } from '../calendar/changes/store'
 import { venueNow, type BoardVenue } from './summary'
 
 export const UPCOMING_DAYS = 30
@@ -31,9 +32,11 @@ export interface VenueDetails {
   file: Pick<ScheduleFile, 'schema_version' | 'data_version' | 'sources' | 'notes' | 'basis' | 'basis_exceptions' | 'provisional' | 'always_open' | 'coverage'> | null
   /** Why there is no calendar, when there is none. */
   unavailable: string | null
+  /** When its dates last changed (the newest entry of /v5/calendar/changes), and when this service loaded the file in force. */
+  changed: { last: ChangeEventRow | null; loaded_at: string | null }
 }
 
-export async function venueDetails(deps: MarketDeps, mic: Mic, now: number): Promise<VenueDetails> {
+export async function venueDetails(deps: MarketDeps, mic: Mic, now: number, lastChange: ChangeEventRow | null = null): Promise<VenueDetails> {
   const snapshot = deps.calendars.snapshot()
   const identity = { ...EXCHANGE_IDENTITIES[mic], mic }
   const calendar = deps.calendars.calendar(mic, snapshot)
@@ -63,5 +66,6 @@ export async function venueDetails(deps: MarketDeps, mic: Mic, now: number): Pro
       coverage: file.coverage,
     },
     unavailable: calendar ? null : unavailableReason(snapshot, mic),
+    changed: { last: lastChange, loaded_at: (() => { const entry = snapshot.entries.get(mic); return entry?.state === 'loaded' ? entry.loadedAt : null })() },
   }
 }

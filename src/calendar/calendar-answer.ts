@@ -1,14 +1,29 @@
 // One answer for GET /v5/calendar and the get_market_calendar tool: the request's MIC and date
 // range read the same way, and the same body.
-import { parseDateRange } from './date-range'
+import { parseDateRange, type DayRange } from './date-range'
 import { calendarView } from './days'
 import { identityOf, unavailableReason } from './directory'
 import { parseMic } from './mic-param'
-import type { CalendarRegistry } from './registry'
+import type { Mic } from './mics'
+import type { CalendarRegistry, CalendarSnapshot } from './registry'
+
+export interface CalendarQuery {
+  mic: Mic
+  range: DayRange
+  /** No `from` given: the range starts today (UTC). */
+  fromToday: boolean
+}
+
+/** The MIC and the range asked for, defaults resolved (the route's cache key); the spec's 400s. */
+export function parseCalendarQuery(query: { mic?: string; from?: string; to?: string }, now: number): CalendarQuery {
+  return { mic: parseMic(query.mic), range: parseDateRange(query, now), fromToday: !query.from }
+}
+
+export function calendarAnswer(snapshot: CalendarSnapshot, { mic, range }: CalendarQuery) {
+  const entry = snapshot.entries.get(mic)
+  return calendarView(entry?.state === 'loaded' ? entry.calendar : null, identityOf(snapshot, mic), range, unavailableReason(snapshot, mic))
+}
 
 export function marketCalendar(calendars: CalendarRegistry, query: { mic?: string; from?: string; to?: string }, now: number) {
-  const mic = parseMic(query.mic)
-  const range = parseDateRange(query, now)
-  const snapshot = calendars.snapshot()
-  return calendarView(calendars.calendar(mic, snapshot), identityOf(snapshot, mic), range, unavailableReason(snapshot, mic))
+  return calendarAnswer(calendars.snapshot(), parseCalendarQuery(query, now))
 }

@@ -52,7 +52,8 @@ export function parseYear(raw: string): DayRange {
 
 /** A number of days from today (UTC), today included: 1..366, default 30. */
 export function parseUpcomingDays(raw: string | undefined, now: number): DayRange & { days: number } {
-  const days = raw === undefined || raw === '' ? DEFAULT_RANGE_DAYS : /^[0-9]{1,6}$/.test(raw) ? Number(raw) : Number.NaN
+  // Digits without a leading zero (0366 is refused, as every other number parameter refuses it).
+  const days = raw === undefined || raw === '' ? DEFAULT_RANGE_DAYS : /^[1-9][0-9]{0,5}$/.test(raw) ? Number(raw) : Number.NaN
   if (!Number.isInteger(days) || days < 1) throw new ApiError(400, 'INVALID_DAYS', `days must be a whole number from 1 to ${MAX_RANGE_DAYS}`)
   if (days > MAX_RANGE_DAYS) throw new ApiError(400, 'RANGE_TOO_LONG', `${days} days asked; at most ${MAX_RANGE_DAYS} per call`, { max_days: MAX_RANGE_DAYS })
   const fromDay = todayDay(now)

@@ -19,7 +19,7 @@ export function calendarVersions(snapshot: CalendarSnapshot) {
 }
 
 /** Hot reload (directory watch and SIGHUP) and the daily horizon alarm. Returns a stop function. */
-export function startCalendarJobs(deps: CalendarJobDeps, options: { debounceMs?: number } = {}): () => void {
+export function startCalendarJobs(deps: CalendarJobDeps, options: { debounceMs?: number; upstream?: () => unknown } = {}): () => void {
   const { calendars, log, clock } = deps
   const horizonAlarm = () => {
     for (const warning of calendarWarnings(calendars.snapshot(), clock.now())) log.warn('calendar horizon', { ...warning })
@@ -27,7 +27,7 @@ export function startCalendarJobs(deps: CalendarJobDeps, options: { debounceMs?:
   deps.healthExtras.push(() => {
     const snapshot = calendars.snapshot()
     const warnings = [...calendarWarnings(snapshot, clock.now()), ...reloadWarnings(snapshot)]
-    return { calendars: calendarVersions(snapshot), ...(warnings.length ? { calendar_warnings: warnings } : {}) }
+    return { calendars: { ...calendarVersions(snapshot), ...(options.upstream ? { upstream: options.upstream() } : {}) }, ...(warnings.length ? { calendar_warnings: warnings } : {}) }
   })
   horizonAlarm()
   const daily = setInterval(horizonAlarm, DAY_MS)

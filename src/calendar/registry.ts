@@ -1,17 +1,21 @@
 // The loaded calendars as one immutable snapshot, replaced whole on reload: a request that takes
 // the snapshot once sees either the old or the new set, never a mix. An invalid file never
-// replaces a valid one; a MIC that has never had a valid file answers UNKNOWN.
+// replaces a valid one; a MIC that has never had a valid file answers UNKNOWN. Each loaded entry
+// keeps its file's exact bytes (what /v5/calendars/files serves and the manifest hashes); every
+// reload after the first compares each changed venue with the snapshot before it, day by day
+// (diff.ts), logs one line saying what changed or "no change", and tells its listeners.
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { Clock } from '../clock'
 import type { Logger } from '../log'
 import { compileCalendar, type CompiledCalendar } from './compile'
+import { describeChanges, diffCalendars, type DayChange } from './diff'
 import { listScheduleFiles } from './files'
 import { isSupportedMic, SUPPORTED_MICS } from './mics'
 import { validateScheduleText, type ValidationProblem } from './validate'
 
 export type CalendarEntry =
-  | { state: 'loaded'; mic: string; calendar: CompiledCalendar; path: string; contentHash: string; loadedAt: string }
+  | { state: 'loaded'; mic: string; calendar: CompiledCalendar; path: string; contentHash: string; loadedAt: string; bytes: Uint8Array }
   | { state: 'invalid'; mic: string; path: string | null; problems: ValidationProblem[] }
 
 export interface CalendarSnapshot {
@@ -40,21 +44,40 @@ export interface ReloadResult {
   warning?: string
 }
 
+/** What a reload changed in one venue: its version and file hash before and after, and the changed dates. */
+export interface VenueChange {
+  mic: string
+  data_version_before: string | null
+  data_version_after: string | null
+  hash_before: string | null
+  hash_after: string | null
+  days: DayChange[]
+}
+
 export interface ReloadReport {
   trigger: string
   generation: number
   ok: boolean
   results: ReloadResult[]
+  /** Venues with at least one changed date (never at the first load: there is nothing before it). */
+  changes: VenueChange[]
 }
+
+export type ReloadListener = (report: ReloadReport) => void
+
+/** Reloads an operator asked for: their "no change" is logged at info. */
+const OPERATOR_TRIGGERS: ReadonlySet<string> = new Set(['SIGHUP', 'admin'])
 
 export class CalendarRegistry {
   private current: CalendarSnapshot = { generation: 0, entries: new Map() }
   /**
    * What each file was at the last reload (its content hash, `missing`, `unreadable`), so that a
    * reload of files that did not change does not log their problems again: a SIGHUP that changed
-   * nothing logs one debug line.
+   * nothing logs one info line, "no change".
    */
   private seen = new Map<string, string>()
+  /** Called after every reload with its report (change announcements, the manifest cache). */
+  readonly reloaded = new Set<ReloadListener>()
 
   constructor(
     readonly dir: string,
@@ -111,9 +134,9 @@ export class CalendarRegistry {
         results.push({ mic, outcome: 'missing', data_version: kept?.calendar.dataVersion ?? null, problems })
         continue
       }
-      let text: string
+      let bytes: Uint8Array
       try {
-        text = readFileSync(path, 'utf8')
+        bytes = readFileSync(path)
       } catch (error) {
         see(mic, `unreadable:${(error as Error).message}`)
         const problems = [{ path: '', reason: `cannot read file: ${(error as Error).message}` }]
@@ -121,7 +144,8 @@ export class CalendarRegistry {
         results.push({ mic, outcome: 'rejected', data_version: kept?.calendar.dataVersion ?? null, problems })
         continue
       }
-      const contentHash = createHash('sha256').update(text).digest('hex')
+      const text = Buffer.from(bytes).toString('utf8')
+      const contentHash = createHash('sha256').update(bytes).digest('hex')
       see(mic, contentHash)
       if (kept && kept.contentHash === contentHash) {
         next.set(mic, kept)
@@ -146,7 +170,7 @@ export class CalendarRegistry {
         results.push({ mic, outcome: 'rejected', data_version: kept?.calendar.dataVersion ?? null, previous_data_version: kept?.calendar.dataVersion ?? null, problems })
         continue
       }
-      next.set(mic, { state: 'loaded', mic, calendar: compiled, path, contentHash, loadedAt: new Date(this.clock.now()).toISOString() })
+      next.set(mic, { state: 'loaded', mic, calendar: compiled, path, contentHash, loadedAt: new Date(this.clock.now()).toISOString(), bytes })
       const result: ReloadResult = { mic, outcome: 'loaded', data_version: compiled.dataVersion, previous_data_version: kept?.calendar.dataVersion ?? null }
       if (kept && kept.calendar.dataVersion === compiled.dataVersion) result.warning = 'content changed but data_version was not bumped'
       else if (kept && compareDataVersions(compiled.dataVersion, kept.calendar.dataVersion) < 0) result.warning = `data_version went down from ${kept.calendar.dataVersion} to ${compiled.dataVersion}; an older file replaced a newer one`
@@ -155,8 +179,16 @@ export class CalendarRegistry {
 
     this.current = { generation: previous.generation + 1, entries: next, rejected }
     this.seen = seen
-    const report: ReloadReport = { trigger, generation: this.current.generation, ok: results.every((r) => r.outcome === 'loaded' || r.outcome === 'unchanged'), results }
+    const changes = previous.generation === 0 ? [] : venueChanges(previous, this.current, results)
+    const report: ReloadReport = { trigger, generation: this.current.generation, ok: results.every((r) => r.outcome === 'loaded' || r.outcome === 'unchanged'), results, changes }
     this.logReport(report, repeated)
+    for (const listener of this.reloaded) {
+      try {
+        listener(report)
+      } catch (error) {
+        this.log.error('calendar reload listener failed', { trigger, error: (error as Error).message })
+      }
+    }
     return report
   }
 
@@ -181,8 +213,31 @@ export class CalendarRegistry {
         this.log.warn('schedule file ignored', { mic: result.mic, reason: result.warning })
       }
     }
-    if (!changed) this.log.debug('calendars unchanged', { trigger: report.trigger, generation: report.generation })
+    if (report.generation === 1) return
+    // One line per reload after the first: per venue what changed (day by day), or "no change" —
+    // at info for the operator's own SIGHUP and admin reload, at debug for the watch's and the
+    // follower's reloads that found nothing (they follow every touch of a file).
+    const changes = Object.fromEntries(report.changes.map((change) => [change.mic, `${change.data_version_before ?? 'none'} → ${change.data_version_after ?? 'none'}; ${describeChanges(change.days)}`]))
+    if (report.changes.length) this.log.info(`calendar reload: ${report.changes.length} venue${report.changes.length === 1 ? '' : 's'} changed`, { trigger: report.trigger, generation: report.generation, changes })
+    else this.log[OPERATOR_TRIGGERS.has(report.trigger) ? 'info' : 'debug']('calendar reload: no change', { trigger: report.trigger, generation: report.generation, ...(changed ? { note: 'files were loaded or refused, but no date changed' } : {}) })
   }
+}
+
+/** The venues whose in-force calendar changed at a reload, with their changed dates (venues whose dates are all the same are left out). */
+function venueChanges(before: CalendarSnapshot, after: CalendarSnapshot, results: readonly ReloadResult[]): VenueChange[] {
+  const changes: VenueChange[] = []
+  for (const result of results) {
+    if (result.outcome !== 'loaded') continue
+    const old = before.entries.get(result.mic)
+    const now = after.entries.get(result.mic)
+    const was = old?.state === 'loaded' ? old : null
+    const is = now?.state === 'loaded' ? now : null
+    if (was?.contentHash === is?.contentHash) continue
+    const days = diffCalendars(was?.calendar ?? null, is?.calendar ?? null)
+    if (!days.length) continue
+    changes.push({ mic: result.mic, data_version_before: was?.calendar.dataVersion ?? null, data_version_after: is?.calendar.dataVersion ?? null, hash_before: was?.contentHash ?? null, hash_after: is?.contentHash ?? null, days })
+  }
+  return changes
 }
 
 /** Orders data_version strings `YYYY.M.N` numerically, part by part. */

@@ -14,7 +14,12 @@ export const USAGE = `usage: openbell [command]
   openbell calendars check [dir]   validate schedule files offline
   openbell calendars basis [dir]   print the basis-by-year table of docs/calendars.md
   openbell calendars phases [dir]  print the trading-phase table of docs/calendars.md
-  openbell healthcheck             exit 0 when the local service answers /v5/health
+  openbell healthcheck [--ready] [--wait SECONDS]
+                                   exit 0 when the local service answers /v5/health (liveness); --ready: /v5/ready
+                                   (it can answer live requests); --wait: ask again until 200 or the time is up
+  openbell calendars publish --out DIR   write the signed calendar manifest and files for static hosting
+  openbell calendars follow --accept-upstream MIC…   let the upstream replace locally edited files
+  openbell calendars status        the calendar source this instance follows: last check, serial, overrides, refusals
   openbell log verify --url <base> [--state <file>] [--receipt <id>]   follow a service's receipt log: rebuild
                                    its tree from the entries, check root, tiles, consistency and a receipt;
                                    every request timed and capped (openbell log verify for the options)

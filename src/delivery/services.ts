@@ -12,6 +12,8 @@ import { Dispatcher } from './webhooks/dispatcher'
 import { recordBaseline, type SeenState, type TransitionStores } from './webhooks/transition'
 import type { OverrideStore } from '../market/overrides/store'
 import type { HaltStore } from '../market/halts/store'
+import { CalendarChangeAnnouncer } from './calendar-changes'
+import type { CalendarChangeStore } from '../calendar/changes/store'
 
 /** The delivery domain's stores (a backend provides them), and the market stores a transition reads. */
 export interface DeliveryStores {
@@ -23,6 +25,8 @@ export interface DeliveryStores {
   halts: HaltStore
   /** Changes whenever any process sets or clears an override (absent where the override store pushes changes). */
   overrideMark?: () => number
+  /** The durable list of calendar changes (the announcer records each change there, once across nodes). */
+  calendarChanges: CalendarChangeStore
 }
 
 export interface DeliveryOptions {
@@ -39,6 +43,8 @@ export interface DeliveryServices {
   dispatcher: Dispatcher
   /** Stores a first state for a MIC nobody watched, unless stored already or this node's view is stale. */
   baseline(mic: string, seen: SeenState, now: number): Promise<boolean>
+  /** Records each reload's calendar changes, queues their webhook deliveries and tells the streams (started by main.ts). */
+  calendarChanges: CalendarChangeAnnouncer
 }
 
 export function deliveryServices(stores: DeliveryStores, deps: DeliveryServiceDeps, options: DeliveryOptions = {}): DeliveryServices {
@@ -46,8 +52,17 @@ export function deliveryServices(stores: DeliveryStores, deps: DeliveryServiceDe
   const transitions: TransitionStores = { webhooks, queue, overrides: stores.overrides, halts: stores.halts }
   const sender = new WebhookSender({ allowPrivate: deps.config.delivery.allowPrivateTargets })
   const dispatcher = new Dispatcher(deps, { ...transitions, records, sender, overrideMark, claimer: deps.node.leadership.holder, isDeadClaimer: options.isDeadHolder })
+  const streams = new StreamHub(deps, stores.streams, deps.node.leadership.holder)
+  const calendarChanges = new CalendarChangeAnnouncer(deps, {
+    changes: stores.calendarChanges,
+    webhooks,
+    queue,
+    broadcast: (mic, frame) => streams.broadcast(mic, frame),
+    sendQueued: () => dispatcher.sendQueued(),
+  })
   return {
-    streams: new StreamHub(deps, stores.streams, deps.node.leadership.holder),
+    streams,
+    calendarChanges,
     webhooks,
     records,
     sender,

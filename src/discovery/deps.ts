@@ -12,6 +12,9 @@ import type { TransparencyLog } from '../transparency/services'
 import type { McpUsage } from '../mcp/usage'
 import type { PaymentStore } from '../payments/store'
 import type { InstallationStore } from './installation'
+import type { NodeInfo } from '../store/node'
+import type { CalendarRegistry } from '../calendar/registry'
+import type { CalendarUpdates } from '../calendar/updates/services'
 
 /** The discovery surfaces (routes/): keys, health, the index (the board page for a browser), documents, descriptions, figures. */
 export interface DiscoveryDeps extends MarketDeps {
@@ -30,6 +33,8 @@ export interface DiscoveryDeps extends MarketDeps {
   installation: InstallationStore
   /** Unsigned extra fields for /v5/health (warnings from background jobs). */
   healthExtras: Array<() => Record<string, unknown>>
+  /** The calendar-publisher key /v5/keys publishes. */
+  calendarUpdates: CalendarUpdates
 }
 
 /** The operational checks (compliance.ts): the key, the calendars, the halt monitor, the digests, a witness write rolled back, the clock. */
@@ -37,3 +42,11 @@ export type ComplianceDeps = Pick<DiscoveryDeps, 'config' | 'clock' | 'signer' |
 
 /** The figures (metrics.ts): coverage, tool-endpoint usage, payments, uptime, the halt monitor. */
 export type MetricsDeps = Pick<DiscoveryDeps, 'config' | 'clock' | 'log' | 'signer' | 'calendars' | 'halts' | 'installation' | 'mcpUsage' | 'payments'>
+
+/** Readiness (readiness.ts, GET /v5/ready): the signer, the calendars, the audit log and this node's storage probe. */
+export interface ReadinessDeps {
+  signer: Signer
+  calendars: CalendarRegistry
+  audit: AuditLog
+  node: NodeInfo
+}

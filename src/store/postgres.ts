@@ -44,18 +44,30 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
 }
 
 export const WATCH_INTERVAL_MS = 1000
+/** A probe still unanswered after this long counts as a failure (a database behind a network that drops packets never refuses). */
+export const WATCH_STALL_MS = 5000
 
 /**
- * Watches the database with one short query a second: 'degraded' from the first failure until
- * a query succeeds again (the pool reconnects by itself when the server is back).
+ * Watches the database with one short query a second: 'degraded' from the first failure (or a
+ * probe unanswered for WATCH_STALL_MS) until a query succeeds again (the pool reconnects by
+ * itself when the server is back).
  */
 export function watchPostgres(sql: SQL, log: { warn: (msg: string, fields?: Record<string, unknown>) => void; info: (msg: string, fields?: Record<string, unknown>) => void }) {
   let status: 'ok' | 'degraded' = 'ok'
   let since = 0
   let running = false
+  let startedAt = 0
   const check = async () => {
-    if (running) return
+    if (running) {
+      if (status === 'ok' && Date.now() - startedAt >= WATCH_STALL_MS) {
+        since = startedAt
+        status = 'degraded'
+        log.warn('database not answering: live answers are refused (503) until it does', { waited_ms: Date.now() - startedAt })
+      }
+      return
+    }
     running = true
+    startedAt = Date.now()
     try {
       await sql`SELECT 1`
       if (status === 'degraded') log.info('database reachable again', { unreachable_ms: Date.now() - since })

@@ -4,17 +4,27 @@
 // once it is complete), read per request. The latest checkpoint is read at most once a second.
 import { gunzipSync } from 'node:zlib'
 import { rootOf } from '../audit/merkle'
+import { BoundedCache } from '../http/bounded-cache'
 import type { NodeSource } from './proofs'
 import type { LogState, TileStore } from './store'
 import { decodeBundle, encodeBundle, ENTRIES_LEVEL, HASH_SIZE, leavesPerHash, TILE_HEIGHT, TILE_WIDTH, tileWidth } from './tiles'
 
 const CACHED_TILES = 4096
 const STATE_CACHE_MS = 500
+/**
+ * Full bundles decoded for clients that do not take gzip (and for partial reads of a full
+ * bundle): gunzipping one on every request made a 20-connection flood the server's main work.
+ * A decoded bundle is 256 receipts, about 150 KB; the newest few cover the usual readers.
+ */
+export const DECODED_BUNDLES = { maxEntries: 64, maxBytes: 16 * 2 ** 20 }
 
 export type TileBody = { data: Uint8Array; gzip: boolean }
 
 export class TileReader {
   private readonly tiles = new Map<string, Uint8Array>()
+  private readonly decoded = new BoundedCache<number, Uint8Array>(DECODED_BUNDLES, (bundle) => bundle.byteLength)
+  /** Bundles gunzipped since start (cache misses of `decodedBundle`). */
+  gunzipped = 0
   private state: { at: number; value: Promise<LogState> } | null = null
 
   constructor(private readonly store: TileStore) {}
@@ -51,6 +61,17 @@ export class TileReader {
     return data
   }
 
+  /** Full entry bundle `index` decoded, given its stored (gzip) bytes: from the cache, or gunzipped once. */
+  decodedBundle(index: number, gzipped: Uint8Array): Uint8Array {
+    let plain = this.decoded.get(index)
+    if (!plain) {
+      plain = gunzipSync(gzipped)
+      this.gunzipped++
+      this.decoded.set(index, plain)
+    }
+    return plain
+  }
+
   /**
    * The first `width` hashes (entries) of tile `index` at `level`, if a tree of `size` has them:
    * the full tile when it is complete, else the stored edge. Null beyond the tree.
@@ -61,7 +82,7 @@ export class TileReader {
     const full = await this.full(level, index)
     if (full) {
       if (width === TILE_WIDTH) return { data: full, gzip: level === ENTRIES_LEVEL }
-      return { data: level === ENTRIES_LEVEL ? encodeBundle(decodeBundle(gunzipSync(full))!.slice(0, width)) : full.subarray(0, width * HASH_SIZE), gzip: false }
+      return { data: level === ENTRIES_LEVEL ? encodeBundle(decodeBundle(this.decodedBundle(index, full))!.slice(0, width)) : full.subarray(0, width * HASH_SIZE), gzip: false }
     }
     if (width === TILE_WIDTH) return null
     const edge = (await this.store.edge()).find((tile) => tile.level === level && tile.index === index)

@@ -34,7 +34,7 @@ export interface TileAddress {
   width: number
 }
 
-/** Parses the level segment and the rest of a tile path; null for anything the spec does not allow. */
+/** Parses the level segment and the rest of a tile path; null for anything the spec does not allow, a non-canonical index among them. */
 export function parseTilePath(levelText: string, rest: string): TileAddress | null {
   let level: number
   if (levelText === 'entries') level = ENTRIES_LEVEL
@@ -52,6 +52,9 @@ export function parseTilePath(levelText: string, rest: string): TileAddress | nu
   const index = BigInt(groups.map((group) => group.replace('x', '')).join(''))
   // The index of a tile fits in 64 bits (as tree sizes do).
   if (index >= 1n << 64n) return null
+  // One path per tile: leading zero groups (x000/…) would give every tile thousands of aliases,
+  // each cached for a year; the spec's encoding has none.
+  if (encodeIndex(index) !== rest) return null
   return { level, index, width }
 }
 

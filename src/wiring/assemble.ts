@@ -9,6 +9,7 @@ import { SAMPLE_DOOR_PER_MINUTE } from '../market/safe-to-trade'
 import { AuditLog } from '../audit/log'
 import { auditTrail } from '../audit/trail'
 import { RateLimiter } from '../http/rate-limit'
+import { AnswerCache } from '../calendar/answer-cache'
 import { witnessLimiters } from '../witness/limits'
 import { McpUsage } from '../mcp/usage'
 import { AnonymousAllowance } from '../mcp/allowance'
@@ -24,6 +25,7 @@ import { CHECKOUT_PER_MINUTE } from '../payments/routes/checkout'
 import { Leadership } from '../store/leadership'
 import { leaseHolder, storageHealth, type NodeInfo } from '../store/node'
 import { transparencyServices } from './transparency'
+import { calendarUpdateServices } from '../calendar/updates/services'
 
 /** The parts every backend's wiring takes from main.ts (or a test). */
 export type DepsParts = Pick<AppDeps, 'config' | 'clock' | 'log' | 'signer' | 'calendars'>
@@ -61,10 +63,13 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
     }),
     sampleDoorLimiter: new RateLimiter(SAMPLE_DOOR_PER_MINUTE),
     checkoutLimiter: new RateLimiter(CHECKOUT_PER_MINUTE),
+    calendarLimiter: new RateLimiter(config.calendarRatePerMinute),
+    calendarAnswers: new AnswerCache(),
     witness: { store: stores.witness, limiters: witnessLimiters() },
     ...transparencyServices({ config, clock, log, signer: parts.signer, transactor: stores.transactor, audit: stores.audit, tiles: stores.tiles, tlogWitness: stores.tlogWitness }),
     healthExtras: [() => storageHealth(node)],
     installation: stores.installation,
+    calendarUpdates: calendarUpdateServices({ ...parts, transactor: stores.transactor }, { publications: stores.calendarPublications, upstream: stores.calendarUpstream, changes: stores.calendarChanges }),
     tokens: stores.tokens,
     meter: new Meter(stores.usage, stores.meterWrites, clock, log, { daily: config.metering.freeDailyLimit, monthly: config.metering.freeMonthlyLimit }, sharing),
     mcpStore: stores.mcp,

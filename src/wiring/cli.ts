@@ -12,6 +12,8 @@ import type { AccountStore } from '../accounts/store'
 import type { UsageStore } from '../accounts/usage-store'
 import type { MailOutbox } from '../accounts/mail/outbox'
 import type { OverrideStore } from '../market/overrides/store'
+import type { Transactor } from '../store/transaction'
+import type { PublicationStore, UpstreamStore } from '../calendar/updates/store'
 import { MIGRATIONS } from './migrations'
 import { DatabaseUnavailable, openPostgres } from '../store/postgres'
 import { applyPostgresMigrations } from '../store/postgres-migrate'
@@ -29,6 +31,10 @@ export interface CliStores {
   usage: UsageStore
   mailOutbox: MailOutbox
   overrides: OverrideStore
+  /** `calendars publish` and `calendars status`: the manifest serials and the follower's record. */
+  transactor: Transactor
+  calendarPublications: PublicationStore
+  calendarUpstream: UpstreamStore
   /** The SQLite database (backup copies it); null on PostgreSQL. */
   sqlite: Database | null
   close(): Promise<void>
@@ -58,7 +64,7 @@ function openSqliteCli(config: Config, init: boolean, log: Logger, err: (line: s
   const stores = sqliteStores(db, config)
   return {
     ok: true,
-    stores: { backend: 'sqlite', name: config.databasePath, accounts: stores.accounts, usage: stores.usage, mailOutbox: stores.mailOutbox, overrides: stores.overrides, sqlite: db, close: async () => db.close() },
+    stores: { backend: 'sqlite', name: config.databasePath, accounts: stores.accounts, usage: stores.usage, mailOutbox: stores.mailOutbox, overrides: stores.overrides, transactor: stores.transactor, calendarPublications: stores.calendarPublications, calendarUpstream: stores.calendarUpstream, sqlite: db, close: async () => db.close() },
   }
 }
 
@@ -95,6 +101,6 @@ async function openPostgresCli(config: Config, url: string, init: boolean, log: 
   }
   return {
     ok: true,
-    stores: { backend: 'postgres', name, accounts: stores.accounts, usage: stores.usage, mailOutbox: stores.mailOutbox, overrides: stores.overrides, sqlite: null, close },
+    stores: { backend: 'postgres', name, accounts: stores.accounts, usage: stores.usage, mailOutbox: stores.mailOutbox, overrides: stores.overrides, transactor: stores.transactor, calendarPublications: stores.calendarPublications, calendarUpstream: stores.calendarUpstream, sqlite: null, close },
   }
 }

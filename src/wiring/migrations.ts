@@ -14,6 +14,7 @@ import { INSTALLATION_V20 } from '../discovery/schema'
 import { PAYMENTS_V25, CREDIT_LEDGER_V26, PADDLE_V27, PAYMENTS_V28, PADDLE_V29 } from '../payments/schema'
 import { MCP_V30 } from '../mcp/schema'
 import { TRANSPARENCY_V60 } from '../transparency/schema'
+import { CALENDAR_UPDATES_V70, CALENDAR_CHANGES_V71 } from '../calendar/updates/schema'
 
 const migration = (id: number, name: string, { sqlite, postgres }: MigrationSql): Migration => ({ id, name, sql: sqlite, postgres })
 
@@ -44,4 +45,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration(50, 'market: halt_state (the halt view shared by the nodes)', HALTS_V50),
   migration(60, 'transparency: log_state, log_tiles (full tiles and entry bundles, never changed), log_edge (the partial tiles)', TRANSPARENCY_V60),
   migration(61, 'witness: witness_logs (logs added by the operator), witness_log_heads (the latest cosigned checkpoint per log, C2SP tlog-witness)', TLOG_WITNESS_V61),
+  migration(70, 'calendar: calendar_publications (manifest serials), calendar_upstream_manifests, calendar_upstream_files, calendar_upstream_state (the follower)', CALENDAR_UPDATES_V70),
+  migration(71, 'calendar: calendar_change_events, calendar_changes (the durable list of calendar changes)', CALENDAR_CHANGES_V71),
 ]

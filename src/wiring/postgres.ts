@@ -31,6 +31,8 @@ import { postgresPaddleStore } from '../payments/paddle/store-postgres'
 import { postgresOverrideStore } from '../market/overrides/store-postgres'
 import { postgresAuditStore } from '../audit/store-postgres'
 import { postgresHaltStore } from '../market/halts/store-postgres'
+import { postgresPublicationStore, postgresUpstreamStore } from '../calendar/updates/store-postgres'
+import { postgresCalendarChangeStore } from '../calendar/changes/store-postgres'
 
 /** Every store over one pool, and the probe behind `/v5/health` `storage.status`. */
 export function postgresStores(sql: SQL, _config: Config, log: Pick<Logger, 'warn' | 'info'>): Stores {
@@ -64,6 +66,9 @@ export function postgresStores(sql: SQL, _config: Config, log: Pick<Logger, 'war
     overrides: postgresOverrideStore(sql),
     audit: postgresAuditStore(sql),
     halts: postgresHaltStore(sql),
+    calendarPublications: postgresPublicationStore(sql),
+    calendarUpstream: postgresUpstreamStore(sql),
+    calendarChanges: postgresCalendarChangeStore(sql),
     status: watch.status,
     close: async () => watch.stop(),
   }

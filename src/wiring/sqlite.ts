@@ -30,6 +30,8 @@ import { sqliteTransactor } from '../store/sqlite-transaction'
 import { sqliteLeaseStore } from '../store/lease-store'
 import { sqliteKeyRecordStore } from '../store/key-record'
 import { localHolderIsDead } from '../store/node'
+import { sqlitePublicationStore, sqliteUpstreamStore } from '../calendar/updates/store'
+import { sqliteCalendarChangeStore } from '../calendar/changes/store'
 
 export function sqliteStores(db: Database, config: Config): Stores {
   const outbox = sqliteMailOutbox(db)
@@ -63,6 +65,9 @@ export function sqliteStores(db: Database, config: Config): Stores {
     deliveryQueue: sqliteDeliveryQueue(db),
     dispatcherRecords: sqliteDispatcherRecords(db),
     streams: sqliteStreamRegistry(db),
+    calendarPublications: sqlitePublicationStore(db),
+    calendarUpstream: sqliteUpstreamStore(db),
+    calendarChanges: sqliteCalendarChangeStore(db),
     overrideMark: () => (lastOverrideEvent.get() as { id: number }).id,
     status: () => 'ok',
     // main.ts closes the file after the WAL checkpoint worker has stopped.

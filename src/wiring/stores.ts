@@ -26,6 +26,8 @@ import type { StreamRegistry } from '../delivery/stream/registry'
 import type { Step, Transactor } from '../store/transaction'
 import type { LeaseStore } from '../store/lease-store'
 import type { KeyRecordStore } from '../store/key-record'
+import type { PublicationStore, UpstreamStore } from '../calendar/updates/store'
+import type { CalendarChangeStore } from '../calendar/changes/store'
 
 export interface Stores {
   backend: 'sqlite' | 'postgres'
@@ -64,6 +66,12 @@ export interface Stores {
   dispatcherRecords: DispatcherRecords
   /** Every open /v5/stream of every node (per-key stream limits across nodes). */
   streams: StreamRegistry
+  /** The serial of each set of calendar files this installation published. */
+  calendarPublications: PublicationStore
+  /** Calendar manifests and files accepted from the upstream, and the follower's status. */
+  calendarUpstream: UpstreamStore
+  /** The durable list of calendar changes. */
+  calendarChanges: CalendarChangeStore
   /**
    * A number that changes whenever any process sets or clears an override (the dispatcher polls
    * it); absent where the override store pushes changes (PostgreSQL).

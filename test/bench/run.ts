@@ -19,6 +19,8 @@ import { meteringBench } from './metering'
 import { deliveryBench, deliveryRows, writeDeliveryFigures } from './delivery'
 import { durabilityBench } from './durability'
 import { floodBench, floodRows } from './flood'
+import { calendarFloodBench, calendarFloodRows, writeCalendarFloodFigures } from './calendar-flood'
+import { machineLine } from './doc-figures'
 import { startServer } from './start-server'
 import { scaleOutBench, scaleOutHeader, scaleOutRows, writeScaleOutFigures } from './scale-out'
 
@@ -203,6 +205,10 @@ if (doc.includes(start) && doc.includes(end)) {
 const deliveryTable = deliveryRows(delivery)
 for (const row of deliveryTable) console.log(row)
 writeDeliveryFigures(deliveryTable, `${out[0]} (delivery figures of the same run)`)
+// Issue 30: floods of calendar answers and of decoded log bundles against paid /v5/status (its own servers).
+const calendarFloodTable = calendarFloodRows(await calendarFloodBench())
+for (const row of calendarFloodTable) console.log(row)
+writeCalendarFloodFigures(calendarFloodTable, `${machineLine()} (calendar-flood figures of the same \`bun run bench\`)`)
 // Last: its own servers and a PostgreSQL cluster, which would disturb the figures above.
 const scaleOutTable = scaleOutRows(await scaleOutBench())
 for (const row of scaleOutTable) console.log(row)

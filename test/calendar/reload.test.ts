@@ -107,7 +107,7 @@ describe('calendar reload', () => {
     }
   })
 
-  test('a SIGHUP that changed nothing logs nothing above debug, not even the problems already logged; a change is logged once (issue 24 item 19)', async () => {
+  test('a SIGHUP that changed nothing logs one info line "no change", not the problems already logged; a change is logged once, with its dates (issue 24 item 19, issue 30)', async () => {
     // XNYS valid, XNAS invalid, every other venue missing: the boot logs each problem once.
     const dir = scheduleDir([scheduleFixture(), scheduleFixture({ mic: 'XNAS', sameAs: 'https://x/#XNAS', weekly: { mon: [['9:30', '16:00']] } as never })])
     writeSchedule(dir, '{}', 'ZZZZ')
@@ -123,11 +123,11 @@ describe('calendar reload', () => {
       process.emit('SIGHUP')
       process.emit('SIGHUP')
       const after = log.lines.slice(before)
-      expect(after.filter((line) => line.level !== 'debug' && line.msg !== 'calendar horizon')).toEqual([])
-      expect(after.filter((line) => line.msg === 'calendars unchanged')).toEqual([expect.objectContaining({ level: 'debug', trigger: 'SIGHUP' }), expect.objectContaining({ level: 'debug', trigger: 'SIGHUP' })])
+      // One line an operator sees per SIGHUP, and nothing else (the known problems stay quiet).
+      expect(after.filter((line) => line.level !== 'debug' && line.msg !== 'calendar horizon')).toEqual([expect.objectContaining({ level: 'info', msg: 'calendar reload: no change', trigger: 'SIGHUP' }), expect.objectContaining({ level: 'info', msg: 'calendar reload: no change', trigger: 'SIGHUP' })])
       expect(calendars.snapshot().entries.get('XNAS')!.state).toBe('invalid')
       // A changed file is logged (once), and so is a new problem; the unchanged ones stay quiet.
-      writeSchedule(dir, scheduleFixture({ data_version: '2026.1.9' }))
+      writeSchedule(dir, scheduleFixture({ data_version: '2026.1.9', holidays: { '2026-07-03': 'Independence Day (observed)' } }))
       writeSchedule(dir, scheduleFixture({ mic: 'XLON', sameAs: 'https://x/#XLON', weekly: { mon: [['8:00', '16:30']] } as never }))
       const edited = log.lines.length
       process.emit('SIGHUP')
@@ -135,6 +135,9 @@ describe('calendar reload', () => {
       expect(changes.filter((line) => line.msg === 'calendar loaded').map((line) => line.mic)).toEqual(['XNYS'])
       expect(new Set(changes.filter((line) => line.msg === 'calendar rejected').map((line) => line.mic))).toEqual(new Set(['XLON']))
       expect(changes.some((line) => line.mic === 'XNAS' || line.mic === 'ZZZZ')).toBe(false)
+      // The reload's one summary line names the venue and the changed date from the day-by-day comparison.
+      const summary = changes.filter((line) => String(line.msg).startsWith('calendar reload'))
+      expect(summary).toEqual([expect.objectContaining({ level: 'info', msg: 'calendar reload: 1 venue changed', trigger: 'SIGHUP', changes: { XNYS: '2026.1.0 → 2026.1.9; 1 date: 2026-07-03 holiday_added (Independence Day (observed))' } })])
     } finally {
       stop()
     }

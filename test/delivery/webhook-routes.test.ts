@@ -10,12 +10,13 @@ let t: TestApp
 const keys: Record<string, string> = {}
 
 beforeAll(async () => {
+  // The first app of a file compiles every venue's calendar: seconds on a loaded machine.
   t = makeTestApp()
   expect(t.config.delivery.allowPrivateTargets).toBe(false)
   const now = new Date(t.clock.now())
   for (const plan of ['free', 'sandbox', 'builder', 'pro'] as const) keys[plan] = (await issueKey(t.deps.accounts, { plan, now })).key
   keys.builder2 = (await issueKey(t.deps.accounts, { plan: 'builder', now })).key
-})
+}, 60_000)
 
 const subscribe = (key: string | null, body: unknown) =>
   t.json('/v5/webhooks/subscribe', { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { 'x-oracle-key': key } : {}) }, body: typeof body === 'string' ? body : JSON.stringify(body) })
@@ -76,9 +77,18 @@ describe('POST /v5/webhooks/subscribe: refusals change nothing', () => {
     expect(unknown.body.supported).toContain('XNYS')
     // The spec's error table keeps `supported` for MICs; the event list has its own name.
     const event = await subscribe(keys.pro!, { url: PUBLIC_URL, mics: ['XNYS'], events: ['price_tick'] })
-    expect(event.body.supported_events).toEqual(['status_change'])
+    expect(event.body.supported_events).toEqual(['status_change', 'calendar_change'])
     expect(event.body.supported).toBeUndefined()
     expect(stored()).toBe(0)
+  })
+
+  test('events: status_change (the default), calendar_change, or both, duplicates removed', async () => {
+    for (const [events, expected] of [[['calendar_change'], ['calendar_change']], [['calendar_change', 'status_change', 'calendar_change'], ['calendar_change', 'status_change']]] as const) {
+      const answer = await subscribe(keys.pro!, { url: PUBLIC_URL, mics: ['XNYS'], events })
+      expect(answer.status).toBe(200)
+      expect(answer.body.events).toEqual(expected)
+      expect((await t.request(`/v5/webhooks/${answer.body.webhook_id}`, { method: 'DELETE', headers: { 'x-oracle-key': keys.pro! } })).status).toBe(204)
+    }
   })
 })
 

@@ -111,6 +111,17 @@ describe('the documented nginx server block in front of the service', () => {
     controller.abort()
   })
 
+  test("readiness: /v5/ready answers 200 through nginx, and the unit's ExecStartPost (as written, the binary replaced) sees it", async () => {
+    const ready = await call('/v5/ready')
+    expect(ready.status).toBe(200)
+    expect(JSON.parse(ready.body)).toMatchObject({ status: 'READY', checks: { storage: { ok: true, backend: 'sqlite' } } })
+    expect(ready.headers['cache-control']).toBe('no-store')
+    const line = /^ExecStartPost=-\/opt\/openbell\/openbell (.*)$/m.exec(unit)
+    expect(line?.[1]).toBe('healthcheck --ready --wait 60')
+    const child = Bun.spawn(['bun', join(import.meta.dir, '../../src/main.ts'), ...line![1]!.split(' ')], { env: { ...process.env, ...unitEnv, PORT: new URL(service.base).port, DATA_DIR: join(dir, 'data') }, stdout: 'pipe', stderr: 'pipe' })
+    expect({ code: await child.exited, stderr: await new Response(child.stderr).text() }).toEqual({ code: 0, stderr: '' })
+  })
+
   test("body limits hold: a route's own limit answers through nginx, and nginx refuses past 512 KiB with the same error object", async () => {
     const demo = (await call('/v5/demo?mic=XNYS')).body
     const verified = await call('/v5/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: JSON.parse(demo) }) })

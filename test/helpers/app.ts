@@ -82,8 +82,10 @@ export function sharedCalendars(dir = REPO_SCHEDULES): CalendarRegistry {
 export function makeTestApp(options: TestAppOptions = {}) {
   const dataDir = tempDir()
   // app.handle() has no TCP peer, so tests name clients by header as behind Cloudflare;
-  // test/http/peer-address.test.ts covers the default (the peer) over a real socket.
-  const config: Config = loadConfig({ DATA_DIR: dataDir, ISSUER: TEST_ISSUER, ADMIN_KEY: TEST_ADMIN_KEY, SCHEDULES_DIR: options.schedulesDir ?? REPO_SCHEDULES, CLIENT_IP_HEADER: 'cf-connecting-ip', ...options.env })
+  // test/http/peer-address.test.ts covers the default (the peer) over a real socket. Calendar
+  // tests read hundreds of answers from one address within one frozen minute: the calendar rate
+  // is lifted here and tested with its own value (test/calendar/calendar-answers.test.ts).
+  const config: Config = loadConfig({ DATA_DIR: dataDir, ISSUER: TEST_ISSUER, ADMIN_KEY: TEST_ADMIN_KEY, SCHEDULES_DIR: options.schedulesDir ?? REPO_SCHEDULES, CLIENT_IP_HEADER: 'cf-connecting-ip', CALENDAR_RATE_PER_MINUTE: '1000000000', ...options.env })
   const db = openDatabase(options.fileDatabase ? config.databasePath : ':memory:')
   applyMigrations(db, MIGRATIONS)
   const clock = new FakeClock(Date.parse(options.now ?? '2026-03-02T15:00:00.000Z'))

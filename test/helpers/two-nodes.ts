@@ -43,6 +43,8 @@ export interface PairOptions {
   database?: { url: string; sql: SQL; drop(): Promise<void> }
   /** Start node b only once node a holds every job lease (a predictable lease holder). */
   aLeadsFirst?: boolean
+  /** Variables of one node (by its id), on top of `env`: a schedules directory of its own. */
+  envOf?: (id: string) => Record<string, string>
 }
 
 export class Pair {
@@ -53,6 +55,7 @@ export class Pair {
     readonly keyFile: string,
     private readonly baseEnv: Record<string, string>,
     private readonly offsets: [number | undefined, number | undefined],
+    private readonly envOf: (id: string) => Record<string, string> = () => ({}),
   ) {}
 
   static async start(options: PairOptions = {}): Promise<Pair> {
@@ -62,7 +65,7 @@ export class Pair {
     writeFileSync(keyFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 })
     chmodSync(keyFile, 0o600)
     const offsets: [number | undefined, number | undefined] = Array.isArray(options.clockOffsetMs) ? options.clockOffsetMs : [options.clockOffsetMs, options.clockOffsetMs]
-    const pair = new Pair(database!, keyFile, { ADMIN_KEY: TEST_ADMIN_KEY, ...options.env }, offsets)
+    const pair = new Pair(database!, keyFile, { ADMIN_KEY: TEST_ADMIN_KEY, ...options.env }, offsets, options.envOf)
     try {
       if (options.aLeadsFirst) {
         pair.nodes.push(await pair.startNode('node-a'))
@@ -89,6 +92,7 @@ export class Pair {
       DATA_DIR: tempDir(`openbell-test-${id}-`),
       ISSUER: 'oracle.test',
       ...this.baseEnv,
+      ...this.envOf(id),
       ...extra,
     }
   }

@@ -4,8 +4,10 @@
 // database URL (an empty throw-away PostgreSQL database), the signing key file (made here with the
 // page's openssl command), DATA_DIR (a temp directory), the node ports and nginx's listen port
 // (free loopback ports), the certificate (made for the test), and the halt feed (off: tests reach
-// nothing outside loopback).
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+// nothing outside loopback). Node b reaches the database through a TCP relay on loopback, so that
+// the test can take b's database away while a keeps it; the unit's ExecStartPost is run as
+// written with the binary replaced.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { request as httpsRequest } from 'node:https'
@@ -14,6 +16,7 @@ import { SLOW_SETUP_MS, startService, type RunningService } from '../helpers/pro
 import { emptyDatabase, startClusterFirst, type TestDatabase } from '../helpers/postgres'
 import { makeCertificate, type TestCertificate } from '../helpers/https-receiver'
 import { startNginx, type TestNginx } from '../helpers/nginx'
+import { startTcpRelay, type TcpRelay } from '../helpers/tcp-relay'
 import { LEASED_JOBS, type Storage } from '../helpers/two-nodes'
 import { docCode } from '../helpers/doc-sections'
 import { MIGRATIONS } from '../../src/wiring/migrations'
@@ -40,6 +43,8 @@ let nginxPort: number
 const nodes: Record<string, RunningService> = {}
 let cluster: Record<string, string>
 let apiKey = ''
+let relay: TcpRelay
+let afterThisTest = () => {}
 
 /** The environment systemd gives instance `instance`: Environment= lines, then each EnvironmentFile= in order (they win). */
 function unitEnvironment(instance: string): Record<string, string> {
@@ -84,6 +89,8 @@ beforeAll(async () => {
   const key = Bun.spawnSync(['openssl', 'rand', '-hex', '32'])
   writeFileSync(keyFile, key.stdout, { mode: 0o600 })
   cluster = { ...clusterEnv, DATABASE_URL: database.url, SIGNING_KEY_FILE: keyFile }
+  const databaseUrl = new URL(database.url)
+  relay = startTcpRelay({ host: databaseUrl.hostname, port: Number(databaseUrl.port) })
   // Both instances at once, as `systemctl enable --now openbell@a openbell@b` starts them.
   const started = await Promise.all(
     Object.keys(nodeEnvs).map(async (instance) => {
@@ -91,7 +98,8 @@ beforeAll(async () => {
       expect(env.DATA_DIR).toBe(`/var/lib/openbell/${instance}`)
       // startService picks a free port itself (PORT is its own).
       const { PORT: _port, ...rest } = env
-      const service = await startService({ ...rest, DATA_DIR: join(dir, instance), LOG_LEVEL: 'info' }, { startMs: 90_000 })
+      const viaRelay: Record<string, string> = instance === 'b' ? { DATABASE_URL: relayedUrl() } : {}
+      const service = await startService({ ...rest, ...viaRelay, DATA_DIR: join(dir, instance), LOG_LEVEL: 'info' }, { startMs: 90_000 })
       return [instance, service] as const
     }),
   )
@@ -100,7 +108,8 @@ beforeAll(async () => {
   nginx = await startNginx({
     dir,
     serverBlock: nginxBlock,
-    upstreams: Object.keys(nodeEnvs).map((instance): [string, string] => [`server 127.0.0.1:${nodeEnvs[instance]!.PORT} `, `server 127.0.0.1:${new URL(nodes[instance]!.base).port} `]),
+    // Every line naming a node's port (its primary and its backup entry).
+    upstreams: Object.keys(nodeEnvs).map((instance): [RegExp, string] => [new RegExp(`server 127\\.0\\.0\\.1:${nodeEnvs[instance]!.PORT} `, 'g'), `server 127.0.0.1:${new URL(nodes[instance]!.base).port} `]),
     certificate,
     ready: async (port) => {
       nginxPort = port
@@ -109,6 +118,11 @@ beforeAll(async () => {
   })
 }, SLOW_SETUP_MS)
 
+afterEach(() => {
+  afterThisTest()
+  afterThisTest = () => {}
+})
+
 afterAll(async () => {
   await nginx?.stop()
   await Promise.all(Object.values(nodes).map(async (node) => {
@@ -116,8 +130,28 @@ afterAll(async () => {
     await node.process.exited
   }))
   certificate?.dispose()
+  relay?.stop()
   await database?.drop()
 })
+
+/** The database URL with the relay's port: node b's way to the database. */
+const relayedUrl = () => {
+  const url = new URL(database.url)
+  url.port = String(relay.port)
+  return url.toString()
+}
+
+/** The unit's ExecStartPost for an instance, as written (binary replaced, `--wait` as given); its exit code and stderr. */
+async function execStartPost(instance: string, wait?: string): Promise<{ code: number; stderr: string }> {
+  const line = /^ExecStartPost=-\/opt\/openbell\/openbell (.*)$/m.exec(unit)
+  expect(line).not.toBeNull()
+  const args = line![1]!.split(' ')
+  if (wait) args[args.indexOf('--wait') + 1] = wait
+  const env = { ...process.env, ...unitEnvironment(instance), PORT: new URL(nodes[instance]!.base).port, DATA_DIR: join(dir, instance) }
+  const child = Bun.spawn(['bun', MAIN, ...args], { env, stdout: 'pipe', stderr: 'pipe' })
+  const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited])
+  return { code, stderr }
+}
 
 const health = async () => JSON.parse((await call('/v5/health')).body) as { storage: Storage; public_key_id: string }
 
@@ -155,6 +189,71 @@ describe('docs/scale-out.md example: two nodes, PostgreSQL and nginx', () => {
     const instant = await Promise.all(Array.from({ length: INSTANT_PER_ADDRESS_PER_DAY + 1 }, (_, i) => call('/v5/keys/instant', { method: 'POST', headers: { 'content-type': 'application/json', 'x-real-ip': `198.51.100.${i + 1}` }, body: JSON.stringify({ agent_id: `example-${i}` }) })))
     expect(instant.map((answer) => answer.status).sort()).toEqual([...Array(INSTANT_PER_ADDRESS_PER_DAY).fill(200), 429])
   }, 60_000)
+
+  test("node b's database gone: b is not ready (its liveness still OK), nginx sends every request to a, and b is back in rotation once the database returns", async () => {
+    const direct = async (node: RunningService, path: string) => {
+      const response = await fetch(`${node.base}${path}`)
+      return { status: response.status, body: (await response.json()) as Record<string, any> }
+    }
+    expect((await direct(nodes.b!, '/v5/ready')).status).toBe(200)
+    // The unit's ExecStartPost (systemctl start returns once the node is ready) agrees.
+    expect(await execStartPost('b')).toEqual({ code: 0, stderr: '' })
+    relay.cut()
+    // Whatever fails below, b gets its database back for the tests after this one.
+    afterThisTest = () => relay.restore()
+    const cutAt = Date.now()
+    for (const deadline = Date.now() + 10_000; (await direct(nodes.b!, '/v5/ready')).status !== 503; await Bun.sleep(100)) if (Date.now() > deadline) throw new Error('node b stayed ready without its database')
+    const notReadyMs = Date.now() - cutAt
+    const notReady = await direct(nodes.b!, '/v5/ready')
+    expect(notReady.body).toMatchObject({ error: 'NOT_READY', node_id: 'b', checks: { storage: { ok: false, backend: 'postgres', status: 'degraded' } } })
+    expect(notReady.body.failing).toContain('storage')
+    // Liveness is unchanged (compatibility): the process runs and signs, and says degraded inside.
+    const liveness = await direct(nodes.b!, '/v5/health')
+    expect([liveness.status, liveness.body.status, liveness.body.storage.status]).toEqual([200, 'OK', 'degraded'])
+    expect((await direct(nodes.a!, '/v5/ready')).status).toBe(200)
+    const postStart = await execStartPost('b', '1')
+    expect(postStart.code).toBe(1)
+    expect(postStart.stderr).toContain('/v5/ready answered 503')
+
+    // Traffic through nginx: every answer 200 (a 503 of b's is tried again on a, and b is left
+    // alone for fail_timeout); b sees at most one request per fail_timeout.
+    const seenBefore = nodes.b!.output().length
+    const statuses: number[] = []
+    const started = Date.now()
+    for (let i = 0; i < 60; i++) {
+      statuses.push((await call('/v5/status?mic=XNYS', { headers: { 'x-oracle-key': apiKey } })).status)
+      await Bun.sleep(100)
+    }
+    const elapsed = Date.now() - started
+    const reachedB = (nodes.b!.output().slice(seenBefore).match(/"msg":"request","method":"GET","path":"\/v5\/status/g) ?? []).length
+    expect(statuses.filter((status) => status !== 200)).toEqual([])
+    const failTimeout = Number(/max_fails=1 fail_timeout=(\d+)s/.exec(nginxBlock)![1]) * 1000
+    expect(reachedB).toBeLessThanOrEqual(Math.ceil(elapsed / failTimeout) + 1)
+    console.log(`node b's database cut: b not ready after ${(notReadyMs / 1000).toFixed(1)} s; ${statuses.length} requests through nginx in ${(elapsed / 1000).toFixed(1)} s, all 200; ${reachedB} live requests reached b (fail_timeout ${failTimeout / 1000} s)`)
+
+    relay.restore()
+    const restoredAt = Date.now()
+    for (const deadline = Date.now() + 30_000; (await direct(nodes.b!, '/v5/ready')).status !== 200; await Bun.sleep(100)) if (Date.now() > deadline) throw new Error('node b did not become ready again')
+    const readyMs = Date.now() - restoredAt
+    // Back in rotation once fail_timeout has passed: nginx hands b requests again.
+    let backMs = 0
+    for (const deadline = Date.now() + failTimeout + 15_000; !backMs; await Bun.sleep(200)) {
+      if ((await health()).storage.node_id === 'b') backMs = Date.now() - restoredAt
+      else if (Date.now() > deadline) throw new Error('nginx did not send node b requests again')
+    }
+    console.log(`database back for node b: ready ${(readyMs / 1000).toFixed(1)} s later, answering through nginx ${(backMs / 1000).toFixed(1)} s later`)
+  }, 120_000)
+
+  test('a 503 that every node gives (x402 where payments are off) reaches the client as it is, and takes nobody out of service', async () => {
+    const payment = { 'x-payment': JSON.stringify({ txHash: `0x${'1'.repeat(64)}`, network: 'base', amount: '0.001' }) }
+    // Enough of them to mark every node failed, were it not for the backup entries (502 "no live upstreams" then).
+    for (let i = 0; i < 4; i++) {
+      const refused = await call('/v5/status?mic=XNYS', { headers: payment })
+      expect([refused.status, JSON.parse(refused.body).error]).toEqual([503, 'PAYMENTS_NOT_CONFIGURED'])
+    }
+    const after = await Promise.all(Array.from({ length: 6 }, () => call('/v5/status?mic=XNYS', { headers: { 'x-oracle-key': apiKey } })))
+    expect(after.map((answer) => answer.status)).toEqual(Array(6).fill(200))
+  })
 
   test('stopping one node (SIGTERM, as systemctl stop) loses no request through nginx; its jobs move to the other', async () => {
     const leaders = async (node: RunningService) => ((await (await fetch(`${node.base}/v5/health`)).json()) as { storage: Storage }).storage.leader_of
@@ -203,7 +302,7 @@ describe('docs/scale-out.md example: two nodes, PostgreSQL and nginx', () => {
     const unitDir = join(dir, 'unit')
     mkdirSync(unitDir)
     // The binary and the settings files of this test, at the paths the unit names replaced.
-    writeFileSync(join(unitDir, 'openbell@a.service'), unit.replace('/opt/openbell/openbell', process.execPath).replaceAll('/etc/openbell/', `${unitDir}/`))
+    writeFileSync(join(unitDir, 'openbell@a.service'), unit.replaceAll('/opt/openbell/openbell', process.execPath).replaceAll('/etc/openbell/', `${unitDir}/`))
     writeFileSync(join(unitDir, 'cluster.env'), '')
     writeFileSync(join(unitDir, 'a.env'), '')
     const verify = Bun.spawnSync(['systemd-analyze', 'verify', '--man=no', join(unitDir, 'openbell@a.service')], { stderr: 'pipe' })

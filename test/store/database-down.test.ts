@@ -8,7 +8,7 @@ import { Elysia } from 'elysia'
 import { randomUUID } from 'node:crypto'
 import { startCluster, type Cluster } from '../helpers/postgres-cluster'
 import { CLUSTER_START_MS } from '../helpers/postgres'
-import { openPostgres, watchPostgres, WATCH_INTERVAL_MS } from '../../src/store/postgres'
+import { openPostgres, watchPostgres, WATCH_INTERVAL_MS, WATCH_STALL_MS } from '../../src/store/postgres'
 import { applyPostgresMigrations } from '../../src/store/postgres-migrate'
 import { MIGRATIONS } from '../../src/wiring/migrations'
 import { postgresAuditStore } from '../../src/audit/store-postgres'
@@ -18,6 +18,7 @@ import { httpPlugin } from '../../src/http/plugin'
 import { isStorageUnavailable } from '../../src/store/errors'
 import { memoryLogger } from '../../src/log'
 import { waitFor } from '../helpers/process'
+import { startTcpRelay } from '../helpers/tcp-relay'
 import type { AuditRow } from '../../src/audit/store'
 
 let cluster: Cluster
@@ -74,6 +75,34 @@ describe('database down mid-traffic', () => {
       expect(log.lines.some((line) => line.msg === 'audit log writes recovered')).toBe(true)
     } finally {
       watch.stop()
+    }
+  }, 60_000)
+})
+
+describe('a database that stops answering without refusing (packets dropped)', () => {
+  test('the probe counts an unanswered query as a failure after WATCH_STALL_MS, and recovers when the network does', async () => {
+    const relay = startTcpRelay({ host: '127.0.0.1', port: cluster.port })
+    const url = new URL(cluster.url('openbell'))
+    url.port = String(relay.port)
+    const viaRelay = new SQL({ url: url.toString(), max: 2 })
+    const log = memoryLogger()
+    const watch = watchPostgres(viaRelay, log)
+    try {
+      await viaRelay`SELECT 1`
+      await Bun.sleep(2 * WATCH_INTERVAL_MS)
+      expect(watch.status()).toBe('ok')
+      relay.stall()
+      const stalledAt = Date.now()
+      await waitFor(() => watch.status() === 'degraded', WATCH_STALL_MS + 3 * WATCH_INTERVAL_MS, 'degraded while stalled')
+      expect(Date.now() - stalledAt).toBeGreaterThanOrEqual(WATCH_STALL_MS - WATCH_INTERVAL_MS)
+      expect(log.lines.some((line) => line.msg === 'database not answering: live answers are refused (503) until it does')).toBe(true)
+      relay.restore()
+      await waitFor(() => watch.status() === 'ok', 20_000, 'ok once the network is back')
+    } finally {
+      watch.stop()
+      // Connections first (a pool closing over a stalled one would wait for it), then the pool.
+      relay.stop()
+      await viaRelay.close().catch(() => {})
     }
   }, 60_000)
 })

@@ -9,7 +9,7 @@ export const CHAIN_MAX_DAYS = 30
 
 function parseDays(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 7
-  if (!/^[0-9]{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > CHAIN_MAX_DAYS) throw new ApiError(400, 'INVALID_DAYS', `days must be an integer from 1 to ${CHAIN_MAX_DAYS}`)
+  if (!/^[1-9][0-9]{0,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > CHAIN_MAX_DAYS) throw new ApiError(400, 'INVALID_DAYS', `days must be an integer from 1 to ${CHAIN_MAX_DAYS}`)
   return Number(raw)
 }
 

@@ -83,6 +83,7 @@ function dataSection(details: VenueDetails): SafeHtml {
 <dl class="facts">
 <div><dt>data_version</dt><dd><code>${file.data_version}</code> (schema ${file.schema_version})</dd></div>
 <div><dt>Coverage</dt><dd>${file.always_open ? 'no horizon (24/7)' : file.coverage ? `${file.coverage.from} to ${file.coverage.to}` : '—'}</dd></div>
+<div><dt>Last changed</dt><dd>${lastChanged(details)}</dd></div>
 </dl>
 <h3>Basis by year</h3>
 ${basis.length ? html`<table><thead><tr><th scope="col">Year</th><th scope="col">Basis</th></tr></thead><tbody>${basis.map(([year, value]) => html`<tr><td>${year}</td><td>${value}</td></tr>`)}</tbody></table>` : html`<p>${file.always_open ? '24/7: no dates are entered.' : 'Every entered date is published (a version 1 file).'}</p>`}
@@ -93,6 +94,13 @@ ${provisional.length ? html`<h3>Provisional dates (UNKNOWN until confirmed)</h3>
 ${file.notes ? html`<h3>Notes</h3><p>${file.notes}</p>` : ''}
 <p class="muted">The same data as JSON: <a href="/v5/calendar?mic=${details.venue.mic}">/v5/calendar</a>, <a href="/v5/holidays?mic=${details.venue.mic}">/v5/holidays</a>, <a href="/v5/schedule?mic=${details.venue.mic}">/v5/schedule</a>; as a calendar feed: <a href="/v5/calendar/${details.venue.mic}.ics">${details.venue.mic}.ics</a>.</p>
 </section>`
+}
+
+function lastChanged(details: VenueDetails): SafeHtml {
+  const { last, loaded_at } = details.changed
+  const list = html`<a href="/v5/calendar/changes?mic=${details.venue.mic}">changes</a>, <a href="/v5/calendar/changes.atom?mic=${details.venue.mic}">feed</a>`
+  if (last) return html`<time datetime="${last.at}">${last.at.slice(0, 16).replace('T', ' ')} UTC</time>: ${last.day_count} date${last.day_count === 1 ? '' : 's'} changed, data_version ${last.data_version_before ?? 'none'} → ${last.data_version_after ?? 'none'} (${last.trigger}) · ${list}`
+  return html`no change recorded${loaded_at ? html` since this file was loaded (<time datetime="${loaded_at}">${loaded_at.slice(0, 16).replace('T', ' ')} UTC</time>)` : ''} · ${list}`
 }
 
 export function venuePageBody(details: VenueDetails, now: number): SafeHtml {

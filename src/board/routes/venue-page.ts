@@ -23,7 +23,9 @@ export function venuePageRoutes(deps: BoardDeps) {
         throw error
       }
       const now = deps.clock.now()
-      const details = await venueDetails(deps, mic, now)
+      // The page still shows without the change list (the database unreachable): the date is then unknown.
+      const lastChange = await deps.calendarUpdates.changes.latest(mic).catch(() => null)
+      const details = await venueDetails(deps, mic, now, lastChange)
       return pageResponse({ page: 'venue', title: `${details.venue.mic} ${details.venue.name}`, body: venuePageBody(details, now), data: { at: new Date(now).toISOString(), mic } })
     },
     {

@@ -12,6 +12,7 @@ import { parseMic } from '../mic-param'
 import { SUPPORTED_MICS } from '../mics'
 import type { CalendarSnapshot } from '../registry'
 import { dateOfDayNumber } from '../zone'
+import { limitCalendarCaller, matchesEtag } from './answers'
 
 const FEED_NAME = /^(.+)\.ics$/i
 const CONTENT_TYPE = 'text/calendar; charset=utf-8'
@@ -45,20 +46,13 @@ function makeFeed(snapshot: CalendarSnapshot, target: string, startDay: number):
   return { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` }
 }
 
-/** If-None-Match: a list of entity tags (weak ones compare by their opaque part), or *. */
-export function matchesEtag(header: string | null, etag: string): boolean {
-  if (!header) return false
-  return header.split(',').some((tag) => {
-    const value = tag.trim()
-    return value === '*' || value.replace(/^W\//, '') === etag
-  })
-}
-
 export function calendarFeedRoutes(deps: CalendarDeps) {
   let cache: { generation: number; startDay: number; feeds: Map<string, Feed> } | null = null
   return new Elysia({ name: 'calendar-feed' }).get(
     '/v5/calendar/:feed',
-    ({ params, request }) => {
+    async ({ params, request, server }) => {
+      const refused = await limitCalendarCaller(deps, request, server)
+      if (refused) return refused
       const name = FEED_NAME.exec(params.feed)
       if (!name) throw new ApiError(404, 'NOT_FOUND', 'calendar feeds are /v5/calendar/<MIC>.ics and /v5/calendar/all.ics')
       const target = name[1]!.toLowerCase() === 'all' ? 'all' : parseMic(name[1])
@@ -70,7 +64,7 @@ export function calendarFeedRoutes(deps: CalendarDeps) {
         feed = makeFeed(snapshot, target, startDay)
         cache.feeds.set(target, feed)
       }
-      const headers = { etag: feed.etag, 'cache-control': `public, max-age=${Math.min(3600, FEED_REFRESH_SECONDS)}` }
+      const headers = { etag: feed.etag, 'cache-control': `public, max-age=${Math.min(3600, FEED_REFRESH_SECONDS)}`, vary: 'Origin' }
       if (matchesEtag(request.headers.get('if-none-match'), feed.etag)) return new Response(null, { status: 304, headers })
       return new Response(feed.body, { headers: { ...headers, 'content-type': CONTENT_TYPE } })
     },
@@ -86,6 +80,7 @@ export function calendarFeedRoutes(deps: CalendarDeps) {
           304: 'Not modified (If-None-Match matched the ETag)',
           400: 'UNKNOWN_MIC',
           404: 'NOT_FOUND (the name does not end in .ics)',
+          429: 'RATE_LIMITED: over CALENDAR_RATE_PER_MINUTE requests a minute from this address (with /v5/calendar and the holidays; Retry-After)',
           503: 'CALENDAR_UNAVAILABLE (no valid calendar is loaded for that venue)',
         }),
       },

@@ -65,8 +65,8 @@ export function subscribeRoutes(deps: DeliveryDeps) {
       parse: 'none',
       detail: {
         tags: ['delivery'],
-        summary: 'Subscribe an HTTPS URL to state changes (builder 5, pro 25); the signing secret is shown once',
-        requestBody: jsonBody(t.Object({ url: t.String({ format: 'uri', description: 'https:// URL resolving to public addresses, on port 443 or 1024–65535' }), mics: t.Array(t.String(), { minItems: 1 }), events: t.Optional(t.Array(t.Literal('status_change'))) })),
+        summary: 'Subscribe an HTTPS URL to state changes and/or calendar changes (builder 5, pro 25); the signing secret is shown once',
+        requestBody: jsonBody(t.Object({ url: t.String({ format: 'uri', description: 'https:// URL resolving to public addresses, on port 443 or 1024–65535' }), mics: t.Array(t.String(), { minItems: 1 }), events: t.Optional(t.Array(t.Union([t.Literal('status_change'), t.Literal('calendar_change')]), { description: 'status_change (default): market state changes; calendar_change: changed dates of the MICs\' calendars' })) })),
         responses: responses({
           200: ['Subscription with its signing secret (whsec_…, shown once)', t.Composite([WebhookEntrySchema, t.Object({ subscription_id: t.String({ description: 'legacy alias of webhook_id' }), secret: t.String() })])],
           400: 'BAD_REQUEST, URL_REQUIRED, INVALID_URL, HTTPS_REQUIRED, MICS_REQUIRED, TOO_MANY_MICS, UNKNOWN_MIC, UNKNOWN_EVENT, INVALID_EVENTS, WEBHOOK_TARGET_FORBIDDEN',

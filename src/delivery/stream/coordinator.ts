@@ -158,7 +158,8 @@ export class MicCoordinator {
     }
   }
 
-  private broadcast(frame: Uint8Array): void {
+  /** Sends one frame to every stream of the MIC (a calendar change; heartbeats). */
+  broadcast(frame: Uint8Array): void {
     for (const client of [...this.clients]) this.sendOrDrop(client, frame)
   }
 

@@ -16,6 +16,15 @@ export function unknownFrame(error: Record<string, unknown>): Uint8Array {
   return encoder.encode(`event: unknown\ndata: ${JSON.stringify({ ...error, status: 'UNKNOWN' })}\n\n`)
 }
 
+/**
+ * A venue's calendar changed (calendar-changes.ts): `event: calendar_change` with the changed dates,
+ * unsigned (the dates are the calendar's, like /v5/calendar; receipts stay the signed answers). No
+ * `id:`, so a reconnecting EventSource's Last-Event-ID stays the last receipt's.
+ */
+export function calendarChangeFrame(data: unknown): Uint8Array {
+  return encoder.encode(`event: calendar_change\ndata: ${JSON.stringify(data)}\n\n`)
+}
+
 /** The reconnection hint sent first on every stream, in milliseconds. */
 export function retryFrame(ms: number): Uint8Array {
   return encoder.encode(`retry: ${ms}\n\n`)

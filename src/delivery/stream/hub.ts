@@ -46,6 +46,15 @@ export class StreamHub {
     return this.coordinators.get(mic)
   }
 
+  /** Sends a frame to this node's streams of a MIC (none open: nothing to do); how many got it. */
+  broadcast(mic: string, frame: Uint8Array): number {
+    const coordinator = this.coordinators.get(mic as Mic)
+    if (!coordinator) return 0
+    const count = coordinator.clients.size
+    coordinator.broadcast(frame)
+    return count
+  }
+
   /** Open streams on this node in all, and per key hash. */
   get open(): number {
     return this.local.size

@@ -148,6 +148,11 @@ export class Dispatcher {
     }, 0)
   }
 
+  /** Sends what was queued outside a cycle (a calendar change) now, when this node dispatches. */
+  sendQueued(): void {
+    if (this.running) void this.worker.pump()
+  }
+
   /** One detection cycle; concurrent calls run one more cycle after the current one. */
   cycle(): Promise<void> {
     return this.cycling.run()

@@ -4,25 +4,29 @@
 // outcome is written only while the row is still its claimer's.
 import type { SQL } from 'bun'
 import { postgresStep } from '../../store/postgres-transaction'
-import { CLAIM_MS, deadClaimers, deadLetterReason, pruneBefore, QUEUE_SQL, type DeliveryQueue, type DeliveryRow, type StateRow } from './queue'
+import { CLAIM_MS, deadClaimers, deadLetterReason, pruneBefore, QUEUE_SQL, type DeliveryQueue, type DeliveryRow, type NewDelivery, type StateRow } from './queue'
 
 /** Epoch-ms columns are BIGINT (strings from the client): cast for numbers. */
 const COLUMNS = 'id, webhook_id, mic, body, state, attempts, next_attempt_at::float8 AS next_attempt_at, last_status, last_error, created_at, updated_at, claimed_by'
 const text = (sql: string) => sql.replace('{lock}', ' FOR UPDATE OF d SKIP LOCKED').replaceAll('{columns}', COLUMNS)
 
 export function postgresDeliveryQueue(sql: SQL): DeliveryQueue {
+  const insertDeliveries = async (tx: SQL, mic: string, deliveries: readonly NewDelivery[], nowMs: number) => {
+    if (!deliveries.length) return
+    const at = new Date(nowMs).toISOString()
+    await tx`INSERT INTO webhook_deliveries (id, webhook_id, mic, body, state, attempts, next_attempt_at, created_at, updated_at)
+      SELECT id, webhook_id, ${mic}, body, 'queued', 0, ${nowMs}, ${at}, ${at}
+      FROM unnest(${sql.array(deliveries.map((delivery) => delivery.id), 'text')}::text[], ${sql.array(deliveries.map((delivery) => delivery.webhook.id), 'text')}::text[], ${sql.array(deliveries.map((delivery) => delivery.body), 'text')}::text[]) AS queued (id, webhook_id, body)`
+  }
   return {
     state: (mic) => postgresStep(async (tx) => ((await tx.unsafe(QUEUE_SQL.state, [mic])) as StateRow[])[0] ?? null),
     baseline: (row) => postgresStep(async (tx) => (await tx.unsafe(QUEUE_SQL.baseline, [row.mic, row.status, row.source, row.changed_at])).length > 0),
     record: (next, deliveries, nowMs) =>
       postgresStep(async (tx) => {
         await tx.unsafe(QUEUE_SQL.putState, [next.mic, next.status, next.source, next.changed_at])
-        if (!deliveries.length) return
-        const at = new Date(nowMs).toISOString()
-        await tx`INSERT INTO webhook_deliveries (id, webhook_id, mic, body, state, attempts, next_attempt_at, created_at, updated_at)
-          SELECT id, webhook_id, ${next.mic}, body, 'queued', 0, ${nowMs}, ${at}, ${at}
-          FROM unnest(${sql.array(deliveries.map((delivery) => delivery.id), 'text')}::text[], ${sql.array(deliveries.map((delivery) => delivery.webhook.id), 'text')}::text[], ${sql.array(deliveries.map((delivery) => delivery.body), 'text')}::text[]) AS queued (id, webhook_id, body)`
+        await insertDeliveries(tx, next.mic, deliveries, nowMs)
       }),
+    enqueue: (mic, deliveries, nowMs) => postgresStep((tx) => insertDeliveries(tx, mic, deliveries, nowMs)),
     async forgetUnsubscribed() {
       await sql.unsafe(QUEUE_SQL.forget)
     },

@@ -57,6 +57,8 @@ export interface DeliveryQueue {
   baseline(row: StateRow): Step<boolean>
   /** Stores `next` as the MIC's state and queues the deliveries (a step of the dispatcher's transition). */
   record(next: StateRow, deliveries: readonly NewDelivery[], nowMs: number): Step<void>
+  /** Queues deliveries that change no state (a calendar change; a step of the unit of work that records it). */
+  enqueue(mic: string, deliveries: readonly NewDelivery[], nowMs: number): Step<void>
   /** A MIC nobody subscribes to any more forgets its state. */
   forgetUnsubscribed(): Promise<void>
   /** Claims up to `limit` due rows for `claimer` until nowMs + CLAIM_MS, counting the attempt; a row goes to one claimer only. */
@@ -124,6 +126,11 @@ export function sqliteDeliveryQueue(db: Database): DeliveryQueue {
         q.putState.run(next.mic, next.status, next.source, next.changed_at)
         const at = new Date(nowMs).toISOString()
         for (const delivery of deliveries) q.insert.run(delivery.id, delivery.webhook.id, next.mic, delivery.body, nowMs, at)
+      }),
+    enqueue: (mic, deliveries, nowMs) =>
+      sqliteStep(() => {
+        const at = new Date(nowMs).toISOString()
+        for (const delivery of deliveries) q.insert.run(delivery.id, delivery.webhook.id, mic, delivery.body, nowMs, at)
       }),
     async forgetUnsubscribed() {
       q.forget.run()

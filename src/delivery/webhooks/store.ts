@@ -8,7 +8,7 @@ import type { Step } from '../../store/transaction'
 import { sqliteStep } from '../../store/sqlite-transaction'
 import { positional } from '../../store/sql-text'
 
-export const WEBHOOK_EVENTS = ['status_change'] as const
+export const WEBHOOK_EVENTS = ['status_change', 'calendar_change'] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 export type WebhookStatus = 'active' | 'paused'
 

@@ -5,6 +5,7 @@ import { ApiError, jsonResponse } from '../../http/errors'
 import { responses } from '../../http/openapi'
 import { jwks, keyRegistry, wellKnownKeys } from '../key-documents'
 import { transparencyKeyDocument } from '../../transparency/keys'
+import { calendarPublisherKeyDocument } from '../../calendar/updates/publisher'
 
 const KeyEntry = t.Object({
   key_id: t.String(),
@@ -37,7 +38,7 @@ const JwksSchema = t.Object({
 export function keyRoutes(deps: DiscoveryDeps) {
   const { signer, config } = deps
   return new Elysia({ name: 'discovery-keys' })
-    .get('/v5/keys', () => ({ ...keyRegistry(signer.key, config.publicBaseUrl, config.issuer), ...transparencyKeyDocument(deps.transparency.keys) }), {
+    .get('/v5/keys', () => ({ ...keyRegistry(signer.key, config.publicBaseUrl, config.issuer), ...transparencyKeyDocument(deps.transparency.keys), ...calendarPublisherKeyDocument(deps.calendarUpdates.publisher.key) }), {
       detail: { tags: ['discovery'], summary: 'Key registry and the canonical payload rule', responses: responses({ 200: ['Key registry', KeyRegistrySchema] }) },
     })
     .get('/.well-known/oracle-keys.json', () => wellKnownKeys(signer.key, config.publicBaseUrl, config.issuer), {

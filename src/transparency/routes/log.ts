@@ -3,10 +3,10 @@
 // bundles never change (cached for a year, immutable); a partial one is a fixed prefix too but
 // short-lived (the spec lets logs drop them), so it is cached for minutes, never immutable.
 import { Elysia, t } from 'elysia'
-import { gunzipSync } from 'node:zlib'
 import type { TransparencyDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
+import { acceptsGzip } from '../../http/accept-encoding'
 import { ENTRIES_LEVEL, parseTilePath, TILE_WIDTH } from '../tiles'
 
 export const FULL_TILE_CACHE = 'public, max-age=31536000, immutable'
@@ -58,9 +58,10 @@ export function logRoutes(deps: TransparencyDeps) {
         if (!body) throw notFound(address.level === ENTRIES_LEVEL ? 'the entry bundle' : 'the tile')
         const headers: Record<string, string> = { 'content-type': 'application/octet-stream', 'cache-control': address.width === TILE_WIDTH ? FULL_TILE_CACHE : PARTIAL_TILE_CACHE }
         if (!body.gzip) return new Response(body.data as Uint8Array<ArrayBuffer>, { headers })
-        // Full bundles are stored compressed: as they are to clients that take gzip.
-        if (/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) return new Response(body.data as Uint8Array<ArrayBuffer>, { headers: { ...headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding' } })
-        return new Response(gunzipSync(body.data), { headers: { ...headers, vary: 'Accept-Encoding' } })
+        // Full bundles are stored compressed: as they are to clients that take gzip; decoded once
+        // (a small cache) for the others.
+        if (acceptsGzip(request.headers.get('accept-encoding'))) return new Response(body.data as Uint8Array<ArrayBuffer>, { headers: { ...headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding' } })
+        return new Response(reader.decodedBundle(Number(address.index), body.data) as Uint8Array<ArrayBuffer>, { headers: { ...headers, vary: 'Accept-Encoding' } })
       },
       {
         detail: {

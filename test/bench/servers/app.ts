@@ -26,6 +26,7 @@ import { randomBytes } from 'node:crypto'
 import { sqliteDeps } from '../../../src/wiring/sqlite'
 import { AuditLog } from '../../../src/audit/log'
 import { sqliteAuditStore } from '../../../src/audit/store'
+import { AnswerCache } from '../../../src/calendar/answer-cache'
 
 /** BENCH_AUDIT=write-behind: the behaviour before the durable log (answer at once, commit later), for the ratio. */
 class WriteBehindLog extends AuditLog {
@@ -39,7 +40,8 @@ class WriteBehindLog extends AuditLog {
 const ownsDataDir = !process.env.BENCH_DATA_DIR
 const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'openbell-bench-'))
 // FREE_DAILY_LIMIT is lifted so that the free key stays within its quota for the whole run (metered, never refused).
-const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', MCP_ANON_DAILY_LIMIT: '1000000000', FREE_DAILY_LIMIT: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', DURABILITY: process.env.DURABILITY ?? 'process', MCP_ANON_RATE_PER_MINUTE: process.env.MCP_ANON_RATE_PER_MINUTE ?? '1000000000' })
+// CALENDAR_RATE_PER_MINUTE stays the service's default unless the bench sets it, and so does CLIENT_IP_HEADER (calendar-flood.ts).
+const config = loadConfig({ DATA_DIR: dataDir, ISSUER: 'bench.local', HALT_FEED_URL: 'off', WITNESS_ANON_DAILY_CAP: '100000000', MCP_ANON_DAILY_LIMIT: '1000000000', FREE_DAILY_LIMIT: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', DURABILITY: process.env.DURABILITY ?? 'process', MCP_ANON_RATE_PER_MINUTE: process.env.MCP_ANON_RATE_PER_MINUTE ?? '1000000000', ...(process.env.CALENDAR_RATE_PER_MINUTE ? { CALENDAR_RATE_PER_MINUTE: process.env.CALENDAR_RATE_PER_MINUTE } : {}), ...(process.env.CLIENT_IP_HEADER ? { CLIENT_IP_HEADER: process.env.CLIENT_IP_HEADER } : {}) })
 // Request log lines go to a sink, as they would to a log file or journald.
 const log = createLogger(config.logLevel, () => {})
 const db = openDatabase(config.databasePath, config.durability)
@@ -53,6 +55,8 @@ const deps = sqliteDeps(
   { config, clock: systemClock, log, signer: loadSigner(config, new Date(), log), calendars, db },
   {
     ...(process.env.BENCH_AUDIT === 'write-behind' ? { audit: new WriteBehindLog(sqliteAuditStore(db), log, { flushMs: 250, batchSize: 500 }) } : {}),
+    // BENCH_CALENDAR_CACHE=off: every calendar answer built for its request, as before issue 30.
+    ...(process.env.BENCH_CALENDAR_CACHE === 'off' ? { calendarAnswers: new AnswerCache({ maxEntries: 0, maxBytes: 0 }) } : {}),
     sampleDoorLimiter: unlimited(), witness: { store: sqliteWitnessStore(db), limiters: { anonymousPost: unlimited(), anonymousGet: unlimited(), authorizedAddress: unlimited(), authorizedAccount: unlimited() } } },
 )
 const stopAudit = deps.audit.start()
