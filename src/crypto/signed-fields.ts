@@ -26,9 +26,10 @@ export const DIGEST_LOG_TYPE = 'audit.digest-log/1'
 /**
  * Members signed when present, beside a list's fixed ones. Only for digests sealed between the
  * transparency log and migration 13, whose receipt signed log_tree_size too: those receipts were
- * handed out and still verify (here and at /v5/verify). No verifier needs the rule any more:
- * every digest's `receipt` now signs exactly digest_fields and the log size has its own signed
- * object (digest_log_fields); /v5/keys keeps publishing the list unchanged (docs/audit.md).
+ * handed out and still verify (here, at /v5/verify and in packages/verify, as
+ * receipt_with_log_tree_size). Nothing else needs the rule: every digest's `receipt` now signs
+ * exactly digest_fields and the log size has its own signed object (digest_log_fields); /v5/keys
+ * keeps publishing the list unchanged (docs/audit.md).
  */
 export const OPTIONAL_SIGNED_FIELDS: Partial<Record<SignedFieldList, readonly string[]>> = {
   digest_fields: ['log_tree_size'],

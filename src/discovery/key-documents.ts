@@ -33,7 +33,7 @@ export function keyRegistry(key: KeyDescription | null, baseUrl: string, issuer:
       witness_fields: SIGNED_FIELDS.witness_fields,
       digest_fields: SIGNED_FIELDS.digest_fields,
       digest_log_fields: SIGNED_FIELDS.digest_log_fields,
-      // Published unchanged for clients written while digests signed log_tree_size in `receipt`; no verifier needs it.
+      // Published unchanged for clients written while digests signed log_tree_size in `receipt`; needed only to check receipt_with_log_tree_size as published.
       digest_optional_fields: OPTIONAL_SIGNED_FIELDS.digest_fields,
       field_list_selection: {
         receipt_fields: 'market-state receipt (has mic and halt_detection) without a reason field',

@@ -10,6 +10,7 @@ import { receiptType, signedFieldsOf } from '../../src/crypto/signed-fields'
 import { issueKey } from '../../src/accounts/keys'
 import { makeTestApp } from '../helpers/app'
 import { clientKey, entryHash, submission } from '../helpers/checkpoints'
+import { sealWithLogSizeInReceipt } from '../helpers/legacy-digest'
 
 const NOW = '2026-11-25T15:10:00.000Z'
 const t = makeTestApp({ now: NOW })
@@ -48,8 +49,8 @@ async function bothVerdicts(registry: KeyRegistry, receipt: unknown) {
   const page = await verifyReceipt(registry, receipt, t.clock.now())
   return {
     // The members left out of the signature matter when the signature holds.
-    service: { valid: service.valid, expired: service.expired, unsigned: service.valid ? service.unsigned_members : null },
-    page: { valid: page.valid, expired: page.valid && page.expired, unsigned: page.valid ? page.unsigned : null },
+    service: { valid: service.valid, expired: service.expired, type: service.receipt_type, unsigned: service.valid ? service.unsigned_members : null },
+    page: { valid: page.valid, expired: page.valid && page.expired, type: page.type, unsigned: page.valid ? page.unsigned : null },
   }
 }
 
@@ -81,17 +82,34 @@ describe('the page and POST /v5/verify agree', () => {
     expect(later.filter((verdict) => verdict.page.expired).length).toBeGreaterThanOrEqual(3)
     await t.deps.overrides.clear('XPAR', 'test')
 
-    // The day's signed digest, once sealed after midnight.
+    // The day's digest, sealed after midnight as the release before the log receipt sealed it (its
+    // log size signed inside receipt); the next day's by the sealer, which first signs the
+    // earlier one again and makes its log receipt: every signed object a digest answers with.
     const day = new Date(t.clock.now()).toISOString().slice(0, 10)
+    const nextDay = new Date(t.clock.now() + 86_400_000).toISOString().slice(0, 10)
+    t.clock.set(`${nextDay}T00:00:30.000Z`)
+    await sealWithLogSizeInReceipt(t, day, (await t.deps.auditTrail.trees.tree(day)).size)
     t.clock.set(`${new Date(t.clock.now() + 86_400_000).toISOString().slice(0, 10)}T00:00:30.000Z`)
-    expect(await t.deps.auditTrail.sealer.tick()).toContain(day)
-    const sealed = (await t.json(`/v5/audit/digest?date=${day}`)).body
-    const digest = sealed.receipt as Record<string, string>
+    expect(await t.deps.auditTrail.sealer.tick()).toEqual([nextDay])
+    const first = (await t.json(`/v5/audit/digest?date=${day}`)).body
+    const sealed = (await t.json(`/v5/audit/digest?date=${nextDay}`)).body
     // The digest signs exactly digest_fields; its log receipt (the log size holding the day) is its own signed object.
-    expect(signedFieldsOf('digest_fields', digest)).not.toContain('log_tree_size')
-    const signedObjects = [...spoiled('digest', digest), ...spoiled('digest log', sealed.log_receipt as Record<string, string>)]
+    expect(signedFieldsOf('digest_fields', sealed.receipt)).not.toContain('log_tree_size')
+    expect(signedFieldsOf('digest_fields', first.receipt_with_log_tree_size)).toContain('log_tree_size')
+    const digestObjects: Record<string, Record<string, string>> = {
+      digest: sealed.receipt,
+      'digest log': sealed.log_receipt,
+      'digest signed again': first.receipt,
+      'its log receipt': first.log_receipt,
+      'receipt_with_log_tree_size': first.receipt_with_log_tree_size,
+    }
+    const signedObjects = Object.entries(digestObjects).flatMap(([name, receipt]) => spoiled(name, receipt))
     const digestVerdicts = await Promise.all(signedObjects.map(async ([name, receipt]) => ({ name, ...(await bothVerdicts(registry, receipt)) })))
     expect(digestVerdicts.filter((verdict) => JSON.stringify(verdict.page) !== JSON.stringify(verdict.service))).toEqual([])
-    expect(digestVerdicts.filter((verdict) => verdict.page.valid).map((verdict) => verdict.name).sort()).toEqual(['digest log: an unsigned member added', 'digest log: as issued', 'digest: an unsigned member added', 'digest: as issued'])
+    expect(digestVerdicts.filter((verdict) => verdict.page.valid).map((verdict) => verdict.name).sort()).toEqual(Object.keys(digestObjects).flatMap((name) => [`${name}: an unsigned member added`, `${name}: as issued`]).sort())
+    expect(digestVerdicts.filter((verdict) => verdict.name.endsWith(': as issued')).map((verdict) => verdict.page.type)).toEqual(['digest_fields', 'digest_log_fields', 'digest_fields', 'digest_log_fields', 'digest_fields'])
+    // The page says which member only the receipt as first published signs, and where that rule is published.
+    const optional = await Promise.all(Object.values(digestObjects).map(async (receipt) => (await verifyReceipt(registry, receipt, t.clock.now())).optional))
+    expect(optional).toEqual([[], [], [], [], ['log_tree_size']])
   })
 })

@@ -146,7 +146,13 @@ describe('verifying in the browser', () => {
 
     // The day's signed digest itself, pasted whole (the answer of /v5/audit/digest) or tampered.
     const digest = (await harness.json(`/v5/audit/digest?date=${day}`)).body
-    expect((await verify(page, digest))[0]).toMatchObject({ valid: 'true', reason: 'SIGNATURE_VALID' })
+    const both = await verify(page, digest)
+    expect(both.map(({ valid, reason }) => ({ valid, reason }))).toEqual([{ valid: 'true', reason: 'SIGNATURE_VALID' }, { valid: 'true', reason: 'SIGNATURE_VALID' }])
+    expect(both[1]!.text).toContain("daily digest's transparency log size")
+    expect((await verify(page, { ...digest.log_receipt, log_tree_size: '1000000' }))[0]).toMatchObject({ valid: 'false', reason: 'INVALID_SIGNATURE' })
+    // A /v5/audit/chain answer: each digest's signed objects.
+    const chain = (await harness.json('/v5/audit/chain')).body
+    expect((await verify(page, chain)).map(({ valid }) => valid)).toEqual(chain.digests.flatMap(() => ['true', 'true']))
     expect((await verify(page, { ...digest.receipt, merkle_root: 'ab'.repeat(32) }))[0]).toMatchObject({ valid: 'false', reason: 'INVALID_SIGNATURE' })
 
     // A pasted proof of another receipt, or with a changed path, proves nothing.

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { sourceImportsOf } from '../helpers/source-imports'
 import { startCompatService, SEALED_DAYS, type CompatService } from './harness'
 import { PUBLISHED_FIELD_LISTS } from './field-lists'
-import { canonicalPayload, fieldList, jcsFlat, membersOf, merkleRoot, receiptList, verifyReceipt, verifySigned, verifyWitnessReceipt, type Registry } from './spec-verifier'
+import { canonicalPayload, fieldList, jcsFlat, membersOf, merkleRoot, receiptList, verifyDigestAsPublishedWithOptional, verifyReceipt, verifySigned, verifyWitnessReceipt, type Registry } from './spec-verifier'
 import { cosignedBy, noteSignedBy, parseCheckpoint, parseNote, parseVkey } from './note-verifier'
 
 let service: CompatService
@@ -146,7 +146,7 @@ describe('daily digests (main-api 2.7, 4.4) and their log receipts', () => {
     expect(digest.previous_day_merkle_root).toBeNull()
   })
 
-  test('sealed while its receipt signed log_tree_size: receipt over exactly digest_fields again; the log size in its log receipt; the receipt first published kept (a spec client refuses that one)', async () => {
+  test('sealed while its receipt signed log_tree_size: receipt over exactly digest_fields again; the log size in its log receipt; the receipt first published kept (a spec client refuses that one; under the rule published with it, it verifies)', async () => {
     const digest = await digestOf(SEALED_DAYS.withLogSizeInReceipt)
     checkDigest(digest)
     ok(verifySigned(registry, digest.log_receipt, 'digest_log_fields'))
@@ -155,6 +155,14 @@ describe('daily digests (main-api 2.7, 4.4) and their log receipts', () => {
     // Why it was signed again: over exactly digest_fields the first receipt does not verify.
     expect(membersOf(digest.receipt_with_log_tree_size)).toContain('log_tree_size')
     expect(verifySigned(registry, digest.receipt_with_log_tree_size, 'digest_fields').ok).toBe(false)
+    // What was published still verifies under the rule published with it (digest_optional_fields,
+    // "signed when present"), saying the size its log receipt says; a client of that rule accepts
+    // the receipts signed since as well (none carries an optional member), and refuses the size changed.
+    ok(verifyDigestAsPublishedWithOptional(registry, digest.receipt_with_log_tree_size))
+    expect(digest.receipt_with_log_tree_size.log_tree_size).toBe(digest.log_receipt.log_tree_size)
+    ok(verifyDigestAsPublishedWithOptional(registry, digest.receipt))
+    expect(verifyDigestAsPublishedWithOptional(registry, { ...digest.receipt_with_log_tree_size, log_tree_size: '5' }).ok).toBe(false)
+    expect(verifyDigestAsPublishedWithOptional(registry, { ...digest.receipt, log_tree_size: '4' }).ok).toBe(false)
   })
 
   test('sealed now: receipt over exactly digest_fields; the log receipt names the log of /log/checkpoint', async () => {
@@ -164,15 +172,26 @@ describe('daily digests (main-api 2.7, 4.4) and their log receipts', () => {
     expect(membersOf(digest.log_receipt)).toEqual(fieldList(registry, 'digest_log_fields'))
     expect(digest.log_receipt).toMatchObject({ date: SEALED_DAYS.now, merkle_root: digest.merkle_root, log_tree_size: '5', log_origin: registry.log_note_key.origin })
     expect(verifySigned(registry, { ...digest.log_receipt, log_tree_size: '6' }, 'digest_log_fields').ok).toBe(false)
+    // A client tells it from every other signed object by its type, which the registry names for the list.
+    expect((registry.canonical_payload_spec.field_list_selection as Record<string, string>).digest_log_fields).toContain(`'${digest.log_receipt.type}'`)
+    expect(digest).not.toHaveProperty('receipt_with_log_tree_size')
+    expect(digest.log_tree_size).toBe(5)
   })
 
-  test('the chain: intact, each day linked to the day before, every digest verifying over exactly digest_fields', async () => {
+  test('the chain: intact, each day linked to the day before, every digest verifying over exactly digest_fields, every log receipt over exactly digest_log_fields', async () => {
     const chain = await get('/v5/audit/chain')
     expect(chain).toMatchObject({ chain_intact: true, chain_length: 3, latest_date: SEALED_DAYS.now, oldest_date: SEALED_DAYS.beforeLog })
     const digests = chain.digests as Record<string, any>[]
     for (let i = 0; i < digests.length; i++) {
       ok(verifySigned(registry, digests[i]!.receipt, 'digest_fields'))
       expect(digests[i]!.previous_day_merkle_root).toBe(digests[i + 1]?.merkle_root ?? null)
+    }
+    // The log receipts too, each of its own day and root: the two days sealed since the log.
+    const logged = digests.filter((item) => item.log_receipt)
+    expect(logged.map((item) => item.date)).toEqual([SEALED_DAYS.now, SEALED_DAYS.withLogSizeInReceipt])
+    for (const item of logged) {
+      ok(verifySigned(registry, item.log_receipt, 'digest_log_fields'))
+      expect(item.log_receipt).toMatchObject({ date: item.date, merkle_root: item.merkle_root })
     }
   })
 })

@@ -56,6 +56,24 @@ export function verifySigned(registry: Registry, object: Record<string, unknown>
 }
 
 /**
+ * As a client written between the transparency log and the digest's log receipt verified a digest
+ * receipt: the registry then said digest_optional_fields are "signed when present", so the
+ * payload is digest_fields and each of those members the receipt carries. (A rule of that time,
+ * not of the specification: it is kept here to show that what was published then still verifies
+ * under it, and that such a client accepts the receipts signed since.)
+ */
+export function verifyDigestAsPublishedWithOptional(registry: Registry, receipt: Record<string, unknown>): Verdict {
+  const optional = fieldList(registry, 'digest_optional_fields').filter((name) => name in receipt)
+  const fields = [...fieldList(registry, 'digest_fields'), ...optional]
+  const payload = canonicalPayload(receipt, fields)
+  if (payload === null) return fail('a field is missing or not a string')
+  if (typeof receipt.signature !== 'string' || !/^[0-9a-f]{128}$/.test(receipt.signature)) return fail('signature is not 128 lowercase hex characters')
+  const key = registry.keys.find((entry) => entry.key_id === receipt.public_key_id)
+  if (!key) return fail(`no key ${String(receipt.public_key_id)} in the registry`)
+  return ed25519(key.public_key, Buffer.from(receipt.signature, 'hex'), Buffer.from(payload, 'utf8')) ? { ok: true } : fail('the signature does not verify over digest_fields and the optional members present')
+}
+
+/**
  * The list a market-state, health or safe-to-trade receipt uses (main-api 2.3-2.5 and the
  * registry's field_list_selection): safe-to-trade has venue and safe; a market-state receipt has
  * mic, with reason when its source is OVERRIDE (or a real-time halt); a health receipt has neither.

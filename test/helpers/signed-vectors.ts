@@ -1,11 +1,14 @@
 // Vectors for the verifier package, made by a running service (in process): one object of every
 // kind it signs (market state live, demo, from a batch, with an override's reason; health;
-// safe-to-trade; a witness receipt; a sealed daily digest), a checkpoint with its cosignatures,
-// a live receipt exactly as /v5/status answered it with its tlog-proof, the published policy
-// and the key registry. packages/verify/test/cases.ts checks them in Bun, Node and Chromium.
+// safe-to-trade; a witness receipt; sealed daily digests with their log receipts, and the
+// receipt a digest sealed before the log receipt first published), the digest answers, a
+// checkpoint with its cosignatures, a live receipt exactly as /v5/status answered it with its
+// tlog-proof, the published policy and the key registry. packages/verify/test/cases.ts checks
+// them in Bun, Node and Chromium.
 import { issueKey } from '../../src/accounts/keys'
 import { makeTestApp } from './app'
 import { clientKey, postJson, submission } from './checkpoints'
+import { sealWithLogSizeInReceipt } from './legacy-digest'
 
 export interface SignedObject {
   name: string
@@ -24,6 +27,8 @@ export interface ServiceVectors {
   receiptText: string
   proof: string
   policy: string
+  /** Sealed /v5/audit/digest answers: one first signed with its log size (signed again since), one sealed as now. */
+  digests: { firstSignedWithLogSize: Record<string, unknown>; sealedNow: Record<string, unknown> }
 }
 
 const OPEN = '2026-03-10T15:00:00.000Z'
@@ -57,10 +62,26 @@ export async function serviceVectors(): Promise<ServiceVectors> {
   const checkpoint = await (await harness.request('/log/checkpoint')).text()
   const policy = await (await harness.request('/log/policy')).text()
 
-  // The day is sealed after midnight: its digest.
+  // The day is sealed after midnight as the release before the log receipt sealed it (the log
+  // size, here every receipt of this first day, signed inside receipt); the next day by the
+  // sealer, which first signs that digest again and makes its log receipt.
   harness.clock.set('2026-03-11T00:00:20.000Z')
-  await harness.deps.auditTrail.sealer.tick()
-  objects.push({ name: 'sealed daily digest', kind: 'daily_digest', object: (await harness.json('/v5/audit/digest?date=2026-03-10')).body.receipt, at: harness.clock.now() })
+  await sealWithLogSizeInReceipt(harness, '2026-03-10', (await harness.deps.auditTrail.trees.tree('2026-03-10')).size)
+  harness.clock.set('2026-03-11T15:00:00.000Z')
+  await harness.request('/v5/status?mic=XNYS', keyed)
+  harness.clock.set('2026-03-12T00:00:20.000Z')
+  const sealed = await harness.deps.auditTrail.sealer.tick()
+  if (JSON.stringify(sealed) !== '["2026-03-11"]') throw new Error(`the sealer sealed ${JSON.stringify(sealed)}`)
+  const firstSignedWithLogSize = (await harness.json('/v5/audit/digest?date=2026-03-10')).body
+  const sealedNow = (await harness.json('/v5/audit/digest?date=2026-03-11')).body
+  const sealedAt = harness.clock.now()
+  objects.push(
+    { name: 'sealed daily digest', kind: 'daily_digest', object: sealedNow.receipt, at: sealedAt },
+    { name: "sealed daily digest's log receipt", kind: 'daily_digest_log', object: sealedNow.log_receipt, at: sealedAt },
+    { name: 'digest first signed with its log size: its receipt signed again', kind: 'daily_digest', object: firstSignedWithLogSize.receipt, at: sealedAt },
+    { name: 'digest first signed with its log size: its log receipt', kind: 'daily_digest_log', object: firstSignedWithLogSize.log_receipt, at: sealedAt },
+    { name: 'digest first signed with its log size: receipt_with_log_tree_size', kind: 'daily_digest', object: firstSignedWithLogSize.receipt_with_log_tree_size, at: sealedAt },
+  )
   const keys = (await harness.json('/v5/keys')).body
-  return { keys, objects, checkpoint, receiptText, proof, policy }
+  return { keys, objects, checkpoint, receiptText, proof, policy, digests: { firstSignedWithLogSize, sealedNow } }
 }

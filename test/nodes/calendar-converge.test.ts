@@ -24,7 +24,11 @@ let sourceDir: string
 let pair: Pair
 const dirs: Record<string, string> = {}
 
-const dayOn = async (node: Node, mic: string, date: string) => ((await (await fetch(`${node.base}/v5/calendar?mic=${mic}&from=${date}&to=${date}`)).json()) as { data_version: string; days: { kind: string }[] })
+const dayOn = async (node: Node, mic: string, date: string) => {
+  const answer = await fetch(`${node.base}/v5/calendar?mic=${mic}&from=${date}&to=${date}`)
+  expect(answer.status).toBe(200)
+  return (await answer.json()) as { data_version: string; days: { kind: string }[] }
+}
 const upstreamOf = async (node: Node) => ((await (await fetch(`${node.base}/v5/health`)).json()) as { calendars: { upstream: { last_applied_serial: number | null; status: string } } }).calendars.upstream
 const sourceSerial = async () => Number(/^serial (\d+)$/m.exec(await (await fetch(`${source.base}/v5/calendars/manifest`)).text())![1])
 
@@ -47,7 +51,8 @@ beforeAll(async () => {
   source = await startService({ SCHEDULES_DIR: sourceDir, DATA_DIR: tempDir(), ADMIN_KEY: TEST_ADMIN_KEY }, { startMs: 60_000 })
   const vkey = ((await (await fetch(`${source.base}/v5/keys`)).json()) as { calendar_publisher_key: { vkey: string } }).calendar_publisher_key.vkey
   pair = await Pair.start({
-    env: { CALENDAR_UPSTREAM_URL: source.base, CALENDAR_UPSTREAM_KEY: vkey, CALENDAR_UPSTREAM_INTERVAL_S: String(INTERVAL_S) },
+    // The test polls /v5/calendar many times a second from one address: above the per-address calendar rate.
+    env: { CALENDAR_UPSTREAM_URL: source.base, CALENDAR_UPSTREAM_KEY: vkey, CALENDAR_UPSTREAM_INTERVAL_S: String(INTERVAL_S), CALENDAR_RATE_PER_MINUTE: '100000' },
     envOf: (id) => ({ SCHEDULES_DIR: dirs[id]! }),
   })
 }, SLOW_SETUP_MS)

@@ -1,13 +1,14 @@
 // verifySigned: any object the service signs, checked offline against its published key
 // documents (/v5/keys): the receipts (market state, with a reason, health, safe-to-trade;
-// live or demo), daily digests and witness receipts (Ed25519 over the canonical payload of their
-// signed members), and checkpoints with their cosignatures (C2SP signed notes, Ed25519 and
-// ML-DSA-44). A receipt is an answer for 60 seconds: outside its window it is not valid.
+// live or demo), daily digests, their log receipts and witness receipts (Ed25519 over the
+// canonical payload of their signed members), and checkpoints with their cosignatures (C2SP
+// signed notes, Ed25519 and ML-DSA-44). A receipt is an answer for 60 seconds: outside its
+// window it is not valid.
 import { fromHex, utf8 } from './bytes.js'
 import { ed25519Verify } from './crypto.js'
 import { checkSignature } from './cosignature.js'
 import { parseCheckpoint } from './checkpoint.js'
-import { DEFAULT_FIELD_LISTS, DEFAULT_OPTIONAL_FIELDS, DEFAULT_TTL_SECONDS, expires, fieldListOf, KIND_OF_LIST, type SignedKind } from './fields.js'
+import { DEFAULT_FIELD_LISTS, DEFAULT_OPTIONAL_FIELDS, DEFAULT_TTL_SECONDS, expires, fieldListOf, KIND_OF_LIST, OPTIONAL_LIST_NAMES, type SignedKind } from './fields.js'
 import { describeKey, parseNote, parseVkey, type Vkey } from './note.js'
 
 export interface PublishedKey {
@@ -39,6 +40,11 @@ export interface SignedVerdict {
   keyId?: string
   /** The signed members in canonical order. */
   signedMembers?: [string, string][]
+  /**
+   * Signed members beyond the fixed list, signed under its published optional list: only a
+   * digest's `receipt_with_log_tree_size` (its receipt as first published) has one, log_tree_size.
+   */
+  optionalMembers?: string[]
   /** Members present but not covered by the signature (never vouched for). */
   unsignedMembers?: string[]
   /** The canonical payload that was verified. */
@@ -72,7 +78,10 @@ export function verifySigned(object: unknown, keys: KeysDocument, options: Verif
   if (!list) return { valid: false, kind: null, reason: 'unknown_kind', message: 'none of the signed kinds matches these members' }
   const kind = KIND_OF_LIST[list]!
   const spec = keys.canonical_payload_spec ?? {}
-  const names = [...(strings(spec[list]) ?? DEFAULT_FIELD_LISTS[list]!), ...(strings(spec[list.replace(/_fields$/, '_optional_fields')]) ?? DEFAULT_OPTIONAL_FIELDS[list] ?? []).filter((name) => name in record)]
+  const fixed = strings(spec[list]) ?? DEFAULT_FIELD_LISTS[list]!
+  const optionalList = OPTIONAL_LIST_NAMES[list]
+  const optional = (optionalList ? (strings(spec[optionalList]) ?? DEFAULT_OPTIONAL_FIELDS[list]!) : []).filter((name) => name in record && !fixed.includes(name))
+  const names = [...fixed, ...optional]
   const fields: Record<string, string> = {}
   for (const name of names) {
     const value = record[name]
@@ -80,7 +89,7 @@ export function verifySigned(object: unknown, keys: KeysDocument, options: Verif
     fields[name] = value
   }
   const canonical = canonicalPayload(fields)
-  const base = { kind, fieldList: list, keyId: fields.public_key_id, signedMembers: Object.keys(fields).sort().map((name): [string, string] => [name, fields[name]!]), unsignedMembers: Object.keys(record).filter((name) => name !== 'signature' && !names.includes(name)), canonical }
+  const base = { kind, fieldList: list, keyId: fields.public_key_id, signedMembers: Object.keys(fields).sort().map((name): [string, string] => [name, fields[name]!]), ...(optional.length ? { optionalMembers: optional } : {}), unsignedMembers: Object.keys(record).filter((name) => name !== 'signature' && !names.includes(name)), canonical }
   const signature = typeof record.signature === 'string' && /^[0-9a-f]{128}$/.test(record.signature) ? fromHex(record.signature) : null
   if (!signature) return { valid: false, ...base, reason: 'malformed', message: 'signature must be 128 lowercase hex characters' }
   if (!Array.isArray(keys.keys) || !keys.keys.length) return { valid: false, ...base, reason: 'no_keys', message: 'the keys document lists no key' }
@@ -88,7 +97,7 @@ export function verifySigned(object: unknown, keys: KeysDocument, options: Verif
   const publicKey = key && typeof key.public_key === 'string' ? fromHex(key.public_key) : null
   if (!key || !publicKey) return { valid: false, ...base, reason: 'unknown_key', message: `no key ${fields.public_key_id} in the keys document (after a rotation only the new key is listed: verify older objects with a document you kept)` }
   if (!ed25519Verify(publicKey, utf8(canonical), signature)) return { valid: false, ...base, reason: 'invalid_signature', message: `the signature does not match these members under key ${key.key_id}` }
-  if (!expires(list)) return { valid: true, ...base, signatureValid: true, message: `signed with key ${key.key_id}` }
+  if (!expires(list)) return { valid: true, ...base, signatureValid: true, message: `signed with key ${key.key_id}${optional.length ? ` (with ${optional.join(', ')} signed under ${optionalList}: a digest's receipt as first published)` : ''}` }
   return validity(fields, spec, options.now ?? Date.now(), { ...base, expiresAt: fields.expires_at })
 }
 

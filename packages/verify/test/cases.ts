@@ -1,12 +1,15 @@
 // The package's checks, as plain functions over vectors handed in, so the same cases run in Bun
 // (test/verify-package/), in Node (node --test on the compiled output, node.test.ts) and in
 // Chromium (browser.ts): published vectors (C2SP signed-note, golang/mod, transparency-dev,
-// tessera, torchwood's ML-DSA-44 log, NIST ACVP ML-DSA-44 keyGen) and vectors a running service made.
+// tessera, torchwood's ML-DSA-44 log, NIST ACVP ML-DSA-44 keyGen; C2SP Wycheproof ML-DSA-44 in
+// wycheproof-cases.ts) and vectors a running service made (service-cases.ts).
 import { ml_dsa44 } from '@noble/post-quantum/ml-dsa.js'
-import {
-  checkSignature, fromBase64, fromHex, leafHash, sha256, nodeHash, parseNote, parsePolicy, parseTlogProof, formatTlogProof, parseVkey, quorumMet, rootFromInclusionProof,
-  toBase64, toHex, utf8, validSubtree, verifyReceiptProof, verifySigned, verifySubtreeConsistency, verifyTlogProof, type KeysDocument,
-} from '../src/index.js'
+import { checkSignature, fromHex, leafHash, nodeHash, parseNote, parsePolicy, parseTlogProof, formatTlogProof, parseVkey, quorumMet, rootFromInclusionProof, toBase64, toHex, utf8, validSubtree, verifySubtreeConsistency, verifyTlogProof } from '../src/index.js'
+import { b64, check, cosignerVkey, flipped, same, type Case } from './check.js'
+import { serviceCases } from './service-cases.js'
+import { wycheproofCases } from './wycheproof-cases.js'
+
+export type { Case } from './check.js'
 
 export interface Vectors {
   /** test/fixtures/transparency/note-vectors.json */
@@ -19,23 +22,11 @@ export interface Vectors {
   torchwood: any
   /** test/vectors/fips204-acvp-keygen.json */
   acvp: any
+  /** test/vectors/wycheproof/: C2SP Wycheproof's ML-DSA-44 verify and sign-from-seed vectors (gunzipped) */
+  wycheproof: { verify: any; signSeed: any }
   /** Made by a running service (test/helpers/signed-vectors.ts); absent when run alone. */
   service?: any
 }
-
-export interface Case {
-  name: string
-  run: () => void
-}
-
-class Failed extends Error {}
-function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Failed(message)
-}
-const same = (actual: unknown, expected: unknown, message: string) => check(JSON.stringify(actual) === JSON.stringify(expected), `${message}: got ${JSON.stringify(actual)}, want ${JSON.stringify(expected)}`)
-const b64 = (text: string) => fromBase64(text) ?? new Uint8Array()
-/** The same bytes with one bit flipped. */
-const flipped = (bytes: Uint8Array, at = 0) => Uint8Array.from(bytes, (byte, i) => (i === at ? byte ^ 1 : byte))
 
 // The 8-leaf reference tree of transparency-dev/merkle's vectors.
 const LEAVES = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map((hex) => fromHex(hex)!)
@@ -226,100 +217,7 @@ export function cases(vectors: Vectors): Case[] {
     for (const bad of [text.replace('@v1', '@v2'), text.replace('index 5', 'index 05'), text.replace('extra YWJj', 'extra YWJ'), text.replace('extra YWJj\n', 'extra \n'), text.replace('\n\no\n6', '\no\n6'), text.replace('index 5\n', 'index 5\nAAAA\n')]) check(!parseTlogProof(bad).ok, `malformed proof accepted: ${JSON.stringify(bad.slice(0, 60))}`)
   })
 
+  list.push(...wycheproofCases(vectors.wycheproof))
   if (vectors.service) list.push(...serviceCases(vectors.service))
   return list
 }
-
-/** A well-formed Ed25519 cosigner vkey (type 0x04) of a made-up key, for policies: it never verifies anything. */
-function cosignerVkey(name: string, seed: number): string {
-  const key = Uint8Array.from({ length: 32 }, (_, i) => (i * 7 + seed * 13) & 255)
-  const type = 0x04
-  const id = toHex(sha(name, type, key)).slice(0, 8)
-  return `${name}+${id}+${toBase64(Uint8Array.of(type, ...key))}`
-}
-const sha = (name: string, type: number, key: Uint8Array) => sha256(Uint8Array.from([...utf8(name), 0x0a, type, ...key]))
-
-function serviceCases(service: any): Case[] {
-  const list: Case[] = []
-  const add = (name: string, run: () => void) => list.push({ name, run })
-  const keys = service.keys as KeysDocument
-  const receipt = JSON.parse(service.receiptText)
-  const proof: string = service.proof
-  const policy: string = service.policy
-
-  add('every kind the service signs verifies from /v5/keys at the time it was issued, and names its kind', () => {
-    same(service.objects.length >= 8, true, 'objects of every kind')
-    for (const { name, kind, object, at } of service.objects) {
-      const verdict = verifySigned(object, keys, { now: at })
-      same({ name, valid: verdict.valid, kind: verdict.kind }, { name, valid: true, kind }, 'verdict')
-    }
-  })
-
-  add("a changed signed member fails as invalid_signature; an unknown key as unknown_key; a receipt past its 60 seconds as expired", () => {
-    for (const { name, object, at } of service.objects) {
-      const record = object as Record<string, string>
-      const member = ['receipt_id', 'merkle_root', 'count'].find((m) => typeof record[m] === 'string')!
-      same({ name, reason: verifySigned({ ...record, [member]: `${record[member]}x` }, keys, { now: at }).reason }, { name, reason: 'invalid_signature' }, 'changed member')
-      same({ name, reason: verifySigned({ ...record, public_key_id: 'key_other' }, keys, { now: at }).reason }, { name, reason: 'unknown_key' }, 'other key id')
-    }
-    const live = service.objects[0]
-    const late = verifySigned(live.object, keys, { now: live.at + 61_000 })
-    same([late.valid, late.reason, late.signatureValid], [false, 'expired', true], 'expired')
-    same(verifySigned(live.object, keys, { now: live.at + 59_000 }).valid, true, 'within 60 s')
-    same(verifySigned({ hello: 'world' }, keys).reason, 'unknown_kind', 'not a signed kind')
-  })
-
-  add("the log's checkpoint verifies with its Ed25519 and ML-DSA-44 log keys and its witness's two cosignatures", () => {
-    const verdict = verifySigned(service.checkpoint, keys)
-    check(verdict.valid, verdict.message)
-    same([verdict.logKeys?.length, verdict.cosignatures?.length], [2, 2], 'keys that signed')
-    const tampered = service.checkpoint.replace(/\n(\d+)\n/, (_: string, n: string) => `\n${Number(n) + 1}\n`)
-    same(verifySigned(tampered, keys).reason, 'invalid_signature', 'a changed size')
-  })
-
-  add("a receipt's tlog-proof verifies offline under the published policy, bound to the receipt's bytes", () => {
-    const verdict = verifyReceiptProof(service.receiptText, proof, policy, { keys, now: Date.parse(receipt.issued_at) })
-    check(verdict.valid, verdict.message)
-    check(verdict.signature?.valid === true, 'the receipt signature')
-    same(verifyTlogProof(proof, policy, utf8(service.receiptText)).valid, true, 'verifyTlogProof over the answered bytes')
-    same(verifyReceiptProof(receipt, proof, policy).valid, true, 'the parsed receipt serialises to the same bytes')
-  })
-
-  add('an altered inclusion path, checkpoint, cosignature or extra line each fails for its own reason', () => {
-    const lines = proof.split('\n')
-    const pathAt = lines.findIndex((line, i) => i > 1 && /^[A-Za-z0-9+/]{43}=$/.test(line))
-    check(pathAt > 0, 'the proof has a path')
-    const alter = (at: number, change: (line: string) => string) => lines.map((line, i) => (i === at ? change(line) : line)).join('\n')
-    const bentHash = (line: string) => toBase64(flipped(b64(line)))
-    same(verifyReceiptProof(service.receiptText, alter(pathAt, bentHash), policy).reason, 'inclusion_failed', 'inclusion path')
-    const blank = lines.indexOf('', 2)
-    same(verifyReceiptProof(service.receiptText, alter(blank + 3, bentHash), policy).reason, 'log_signature_invalid', 'checkpoint root')
-    const witnessLine = lines.findIndex((line) => line.startsWith('\u2014 ') && line.includes('/witness '))
-    const bentSignature = (line: string) => {
-      const [dash, name, sig] = line.split(' ')
-      return `${dash} ${name} ${toBase64(flipped(b64(sig!), 40))}`
-    }
-    same(verifyReceiptProof(service.receiptText, alter(witnessLine, bentSignature), policy).reason, 'cosignature_invalid', 'cosignature')
-    const other = { ...receipt, receipt_id: '00000000-0000-4000-8000-000000000000' }
-    same(verifyReceiptProof(service.receiptText, alter(1, () => `extra ${toBase64(utf8(other.receipt_id))}`), policy).reason, 'extra_mismatch', 'extra line')
-    same(verifyReceiptProof(JSON.stringify({ ...receipt, status: 'CLOSED' }), proof, policy).reason, 'inclusion_failed', 'another receipt')
-  })
-
-  add('a policy with a quorum of two fails with one cosignature; post-quantum only passes on the ML-DSA-44 signatures; an unknown log fails', () => {
-    const selfGroup = /^group (\S+) any /m.exec(policy)![1]!
-    const withOther = policy.replace(/^quorum .*$/m, `witness someone-else ${cosignerVkey('other.example/w', 9)}\ngroup two 2 ${selfGroup} someone-else\nquorum two`)
-    const two = verifyTlogProof(proof, withOther, utf8(service.receiptText))
-    same([two.valid, two.reason], [false, 'quorum_not_met'], 'quorum of two')
-    // Drop every Ed25519 key: the ML-DSA-44 log signature and cosignature still carry the proof.
-    const pq = policy.split('\n').filter((line) => !(line.startsWith('log ') && parseVkey(line.split(' ')[1]!)?.type === 1) && !(line.startsWith('witness ') && line.includes('#ed25519 '))).join('\n').replace(/^group (\S+) any .*$/m, `group $1 any ${selfGroup}#ml-dsa-44`)
-    const pqVerdict = verifyTlogProof(proof, pq, utf8(service.receiptText))
-    check(pqVerdict.valid && pqVerdict.logKeys!.length === 1 && pqVerdict.cosignatures!.length === 1, `post-quantum only: ${pqVerdict.message}`)
-    // And without the log's ML-DSA-44 line the post-quantum policy finds no log signature.
-    const withoutMlDsaLog = proof.split('\n').filter((line, i, all) => !(line.startsWith('\u2014 ') && all.indexOf(line) === i && line.split(' ')[1] === receiptOrigin(proof) && b64(line.split(' ')[2]!).length > 100)).join('\n')
-    same(verifyTlogProof(withoutMlDsaLog, pq, utf8(service.receiptText)).reason, 'log_signature_missing', 'no ML-DSA log line')
-    same(verifyTlogProof(proof, 'quorum none\n', utf8(service.receiptText)).reason, 'unknown_log', 'no log in the policy')
-  })
-  return list
-}
-
-const receiptOrigin = (proof: string) => proof.split('\n\n')[1]!.split('\n')[0]!

@@ -4,6 +4,7 @@
 // published vectors of the repository this package lives in.
 import { test } from 'node:test'
 import { readFileSync } from 'node:fs'
+import { gunzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 import { cases } from '../.test-build/test/cases.js'
@@ -11,6 +12,7 @@ import { cases } from '../.test-build/test/cases.js'
 const here = dirname(fileURLToPath(import.meta.url))
 const repo = join(here, '../../..')
 const json = (path) => JSON.parse(readFileSync(path, 'utf8'))
+const gzippedJson = (path) => JSON.parse(gunzipSync(readFileSync(path)).toString('utf8'))
 
 function published() {
   const notes = json(join(repo, 'test/fixtures/transparency/note-vectors.json'))
@@ -20,6 +22,10 @@ function published() {
     tessera: { vkey: notes.tessera.vkey, checkpoints: Array.from({ length: 16 }, (_, size) => readFileSync(join(repo, `test/fixtures/transparency/tessera-log/checkpoint.${size}`), 'utf8')) },
     torchwood: json(join(here, 'vectors/torchwood-mldsa.json')),
     acvp: json(join(here, 'vectors/fips204-acvp-keygen.json')),
+    wycheproof: {
+      verify: gzippedJson(join(here, 'vectors/wycheproof/mldsa_44_verify_test.subset.json.gz')),
+      signSeed: gzippedJson(join(here, 'vectors/wycheproof/mldsa_44_sign_seed_test.subset.json.gz')),
+    },
   }
 }
 

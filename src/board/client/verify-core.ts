@@ -30,6 +30,8 @@ export interface Verdict {
   signed: [string, string][]
   /** Members the receipt carries that the signature does not cover. */
   unsigned: string[]
+  /** Signed members beyond the fixed list (a digest's receipt as first published: log_tree_size). */
+  optional: string[]
   expiresAt: string | null
   expired: boolean
   canonical: string | null
@@ -64,7 +66,7 @@ export function hexToBytes(hex: string): Uint8Array | null {
 }
 
 export async function verifyReceipt(registry: KeyRegistry, input: unknown, now: number): Promise<Verdict> {
-  if (typeof input === 'string') return { valid: false, reason: 'MALFORMED_RECEIPT', detail: 'A receipt is a JSON object.', type: null, key: null, keyId: null, signed: [], unsigned: [], expiresAt: null, expired: false, canonical: null }
+  if (typeof input === 'string') return { valid: false, reason: 'MALFORMED_RECEIPT', detail: 'A receipt is a JSON object.', type: null, key: null, keyId: null, signed: [], unsigned: [], optional: [], expiresAt: null, expired: false, canonical: null }
   const verdict = verifySigned(input, registry, { now })
   const keyId = verdict.keyId ?? null
   const valid = verdict.valid || verdict.signatureValid === true
@@ -87,23 +89,40 @@ export async function verifyReceipt(registry: KeyRegistry, input: unknown, now: 
     keyId,
     signed: verdict.signedMembers ?? [],
     unsigned: verdict.unsignedMembers ?? [],
+    optional: verdict.optionalMembers ?? [],
     expiresAt: verdict.expiresAt ?? null,
     expired: verdict.reason === 'expired',
     canonical: verdict.canonical ?? null,
   }
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** The signed objects a sealed digest answers with, in this order (docs/audit.md, "Signed digest"). */
+const DIGEST_SIGNED_MEMBERS = ['receipt', 'log_receipt', 'receipt_with_log_tree_size'] as const
+
+const signedOfDigest = (digest: Record<string, unknown>) => DIGEST_SIGNED_MEMBERS.filter((name) => isObject(digest[name])).map((name) => digest[name])
+
 /**
- * The receipts in what was pasted: one receipt; a wrapper with a signed `receipt` (the sealed
- * digest answer, the safe-to-trade sample door); a list under `receipts` (a witness page, a
- * batch); or an array. A digest of a day not sealed yet has nothing signed: said so.
+ * The receipts in what was pasted: one receipt; a sealed digest (its receipt, log receipt and,
+ * for a digest first signed with its log size, that first receipt) or the chain's digests; a
+ * wrapper with a signed `receipt` (the safe-to-trade sample door); a list under `receipts` (a
+ * witness page, a batch); or an array. A digest of a day not sealed yet has nothing signed: said so.
  */
 export function receiptsIn(input: unknown): { receipts: unknown[]; note: string | null } {
   if (Array.isArray(input)) return { receipts: input, note: null }
-  if (!input || typeof input !== 'object') return { receipts: [input], note: null }
-  const object = input as Record<string, unknown>
+  if (!isObject(input)) return { receipts: [input], note: null }
+  const object: Record<string, unknown> = input
   if (Array.isArray(object.receipts)) return { receipts: object.receipts, note: `${object.receipts.length} receipts in the list` }
-  if (object.receipt && typeof object.receipt === 'object' && typeof object.signature !== 'string') return { receipts: [object.receipt], note: 'Checked the signed receipt member of what you pasted.' }
+  if (Array.isArray(object.digests)) {
+    const receipts = object.digests.filter(isObject).flatMap(signedOfDigest)
+    return { receipts, note: `${receipts.length} signed objects of ${object.digests.length} digests (each digest's receipt, and its log receipt and first receipt where it has them).` }
+  }
   if ('merkle_root' in object && object.partial === true) return { receipts: [], note: 'This digest is of a day not sealed yet (partial: true): nothing in it is signed until the day is sealed after midnight UTC.' }
+  if ('merkle_root' in object && isObject(object.receipt) && typeof object.signature !== 'string') {
+    const present = DIGEST_SIGNED_MEMBERS.filter((name) => isObject(object[name]))
+    return { receipts: signedOfDigest(object), note: `Checked the digest's signed ${present.length > 1 ? 'objects' : 'object'}: ${present.join(', ')}.` }
+  }
+  if (isObject(object.receipt) && typeof object.signature !== 'string') return { receipts: [object.receipt], note: 'Checked the signed receipt member of what you pasted.' }
   return { receipts: [object], note: null }
 }

@@ -58,6 +58,7 @@ function verdictView(verdict: Verdict, index: number, total: number): HTMLElemen
       ['Expires', verdict.expiresAt ? `${verdict.expiresAt}${verdict.expired ? ' (expired)' : ''}` : verdict.type ? 'does not expire (a record, not an answer)' : null],
     ]),
     table,
+    verdict.optional.length ? el('p', { class: 'muted' }, `Also signed: ${verdict.optional.join(', ')}, under the keys document's digest_optional_fields. This is a digest's receipt as first published (receipt_with_log_tree_size); the digest's receipt signs exactly digest_fields and its log receipt signs the log size.`) : null,
     verdict.unsigned.length ? el('p', { class: 'muted' }, `Not covered by the signature: ${verdict.unsigned.join(', ')}.`) : null,
     verdict.canonical ? el('details', {}, el('summary', {}, 'Canonical bytes that were checked'), el('pre', {}, verdict.canonical)) : null,
   )

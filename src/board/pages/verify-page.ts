@@ -11,7 +11,7 @@ export function verifyPageBody(): SafeHtml {
 <noscript><p class="notice">This check runs in the browser and needs JavaScript. Without it: <code>POST /v5/verify</code>, or the offline script in docs/audit.md.</p></noscript>
 <form id="verify-form" class="panel" novalidate>
 <label for="receipt-input">Receipt, witness receipt or signed daily digest (JSON)</label>
-<p id="receipt-help" class="muted">A market-state, health or safe-to-trade receipt, a witness receipt (or a whole <code>/v1/witness/checkpoints</code> answer), or a sealed <code>/v5/audit/digest</code> answer or its <code>receipt</code>.</p>
+<p id="receipt-help" class="muted">A market-state, health or safe-to-trade receipt, a witness receipt (or a whole <code>/v1/witness/checkpoints</code> answer), or a sealed <code>/v5/audit/digest</code> answer (its <code>receipt</code>, <code>log_receipt</code> and, for digests first signed with their log size, <code>receipt_with_log_tree_size</code> are each checked), one of those, or a <code>/v5/audit/chain</code> answer.</p>
 <textarea id="receipt-input" name="receipt" rows="12" spellcheck="false" autocomplete="off" aria-describedby="receipt-help"></textarea>
 <div class="actions"><button type="submit" id="verify-button" disabled>Verify</button> <span id="keys-status" class="muted" role="status">Loading keys…</span></div>
 </form>
