@@ -5,7 +5,7 @@ import Type, { type TSchema } from 'typebox'
 import Value from 'typebox/value'
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { hostname } from 'node:os'
+import { availableParallelism, hostname } from 'node:os'
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, detail: string) {
@@ -91,6 +91,7 @@ export const CONFIG_VARIABLES = {
   MAIL_FROM: { kind: 'string', doc: 'From address of outgoing mail, `keys@example.com` or `openbell <keys@example.com>`; required with SMTP_URL', schema: Type.String({ pattern: '^([^<>\\r\\n]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)$' }) },
   LOG_LEVEL: { kind: 'string', default: 'info', doc: 'debug, info, warn or error', schema: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]) },
   REUSE_PORT: { kind: 'string', default: 'false', doc: '`true` lets several processes listen on one port (SO_REUSEPORT); they must share one DATA_DIR and key. Default: a port in use stops the start', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
+  WORKERS: { kind: 'string', default: '1', doc: '`N` (1–64) or `auto` (one per core): worker processes that share the port and the store, under one supervisor that restarts a worker that dies and passes SIGTERM and SIGHUP on (docs/operations.md, "Every core"). Default 1: one process, no supervisor', schema: Type.String({ pattern: '^(auto|[1-9]|[1-5][0-9]|6[0-4])$' }) },
   STREAM_INTERVAL_SECONDS: { kind: 'integer', default: '30', doc: 'seconds between signed receipts on /v5/stream (one signature per MIC per tick, shared by every stream of that MIC)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
   WEBHOOK_DISPATCH_INTERVAL_SECONDS: { kind: 'integer', default: '60', doc: 'webhook dispatch cycle in seconds; also the unit of the retry schedule (1, 5, 30, 150, 600 intervals)', schema: Type.Integer({ minimum: 1, maximum: 3600 }) },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: { kind: 'string', default: 'false', doc: '`true` lets webhooks target loopback, private, link-local and metadata addresses (delivery inside the operator network, tests); the start-up log warns while it is on. Default: refused at subscribe and at every delivery', schema: Type.Union([Type.Literal('true'), Type.Literal('false')]) },
@@ -143,6 +144,8 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   receiptRetentionDays: number
   reusePort: boolean
+  /** WORKERS resolved: the number of worker processes (1: this process serves alone). */
+  workers: number
   durability: 'process' | 'power'
   bodyTimeoutMs: number
   delivery: { streamIntervalSeconds: number; dispatchIntervalSeconds: number; allowPrivateTargets: boolean }
@@ -275,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: get<Config['logLevel']>('LOG_LEVEL'),
     receiptRetentionDays: get<number>('RECEIPT_RETENTION_DAYS'),
     reusePort: get<string>('REUSE_PORT') === 'true',
+    workers: get<string>('WORKERS') === 'auto' ? Math.min(64, availableParallelism()) : Number(get<string>('WORKERS')),
     durability: get<Config['durability']>('DURABILITY'),
     bodyTimeoutMs: get<number>('BODY_TIMEOUT_MS'),
     delivery: { streamIntervalSeconds: get<number>('STREAM_INTERVAL_SECONDS'), dispatchIntervalSeconds: get<number>('WEBHOOK_DISPATCH_INTERVAL_SECONDS'), allowPrivateTargets: get<string>('WEBHOOK_ALLOW_PRIVATE_TARGETS') === 'true' },

@@ -31,6 +31,9 @@ import { runMailCommand } from './cli/mail'
 import { startAccountJobs } from './accounts/jobs'
 import { runDbCommand } from './cli/db-copy'
 import type { AppDeps } from './app'
+import { InstanceLocked, lockDataDir, type InstanceLock } from './store/instance-lock'
+import { admitted, joinSupervisor, workerRole, type WorkerRole } from './wiring/worker'
+import { supervise } from './wiring/supervise'
 
 // Every instant is epoch milliseconds; pin the zone so nothing can depend on the host's.
 process.env.TZ = 'UTC'
@@ -123,19 +126,46 @@ async function openCliStoresOrExit(config: Config, init: boolean, log: Logger) {
   }
 }
 
+/**
+ * The data directory's lock (store/instance-lock.ts): exclusive for a lone process or a
+ * supervisor, shared among REUSE_PORT processes; a worker runs under its supervisor's.
+ */
+function lockOrExit(config: Config): InstanceLock {
+  try {
+    return lockDataDir(config.dataDir, config.reusePort ? 'shared' : 'exclusive', { port: config.port, workers: config.workers })
+  } catch (error) {
+    if (!(error instanceof InstanceLocked)) throw error
+    console.error(`cannot start: ${error.message}`)
+    process.exit(2)
+  }
+}
+
+/** A worker's log lines name it (`"worker":n` first), so that the supervisor's one stream tells them apart. */
+const workerLines = (role: WorkerRole | null) => (role ? (line: string) => void process.stdout.write(`{"worker":${role.n},${line.slice(1)}\n`) : undefined)
+
 async function serve(): Promise<void> {
   const config = configOrExit()
+  const role = workerRole()
   await checkHost(config.host).catch((error: ConfigError) => {
     console.error(`configuration error: ${error.message}`)
     process.exit(2)
   })
-  try {
-    probePort(config)
-  } catch (error) {
-    console.error(`cannot start: ${(error as Error).message}`)
+  if (role && !admitted(role)) {
+    console.error('cannot start: OPENBELL_WORKER is set, but this process was not started by the openbell supervisor it names (start openbell with WORKERS instead)')
     process.exit(2)
   }
-  const log = createLogger(config.logLevel)
+  let lock: InstanceLock | null = null
+  if (!role) {
+    try {
+      probePort(config)
+    } catch (error) {
+      console.error(`cannot start: ${(error as Error).message}`)
+      process.exit(2)
+    }
+    lock = lockOrExit(config)
+  }
+  if (lock && config.workers > 1) return supervise(config, lock, exitFlushed)
+  const log = createLogger(config.logLevel, workerLines(role))
   const signer = loadSigner(config, new Date(systemClock.now()), log)
   if (config.calendarUpstream && !parseUpstreamKey(config.calendarUpstream.key)) {
     console.error('configuration error: CALENDAR_UPSTREAM_KEY: not an Ed25519 note vkey whose key id matches its name and key (copy calendar_publisher_key.vkey from the source\'s /v5/keys)')
@@ -155,6 +185,8 @@ async function serve(): Promise<void> {
     stops.push(stop instanceof Promise ? await stop : stop)
   }
   deps.healthExtras.push(() => ({ halt_monitor: deps.halts.status() }))
+  const supervisor = role ? joinSupervisor(log, () => void shutdown('supervisor gone')) : null
+  if (supervisor) deps.healthExtras.push(() => ({ workers: supervisor.workers() }))
   let app: ReturnType<typeof buildApp>
   try {
     app = listenOrFail(() => buildApp(deps).listen(listenOptions(config)), config)
@@ -164,6 +196,7 @@ async function serve(): Promise<void> {
     process.exit(2)
   }
   log.info('listening', { url: `http://${config.host}:${app.server?.port}`, storage: deps.node.backend, node_id: deps.node.id, base_url: config.publicBaseUrl, issuer: config.issuer, signer: signer.online ? 'online' : 'offline', schedules: config.schedulesDir, data_dir: config.dataDir, reuse_port: config.reusePort, durability: config.durability, ...(backend.synchronous ? { synchronous: backend.synchronous } : {}) })
+  supervisor?.ready()
   log.info('client address source', config.clientIpHeader ? { source: 'header', header: config.clientIpHeader, note: 'only correct behind a proxy that sets this header and hides the origin' } : { source: 'tcp_peer', note: 'behind a proxy set CLIENT_IP_HEADER to its client-address header' })
 
   let stopping = false
@@ -192,6 +225,7 @@ async function serve(): Promise<void> {
       return exitFlushed(1)
     }
     clearTimeout(deadline)
+    lock?.release()
     log.info('stopped')
     await exitFlushed(0)
   }

@@ -2,9 +2,10 @@
 // Why: most of the suite's time is waiting (nodes' clocks running to midnight, leases expiring,
 // browsers and child processes starting), not CPU: one process after another took 7–10 minutes
 // on a 2-core machine. The groups split along what the files start: the multi-node files (child
-// processes on one PostgreSQL), the browser and end-to-end files (Chromium, the service as a child
-// process), and the in-process rest; each process has its own PostgreSQL cluster
-// (test/helpers/postgres-cluster.ts) and every file picks free ports and its own temp directories.
+// processes on one PostgreSQL, and the workers of test/workers/ on one SQLite file), the browser
+// and end-to-end files (Chromium, the service as a child process), and the in-process rest; each
+// process has its own PostgreSQL cluster (test/helpers/postgres-cluster.ts) and every file picks
+// free ports and its own temp directories.
 // A line is printed as each file ends (test/runner/progress.ts), each group's whole output as the
 // group ends, and the combined summary last (.ci/run reads its counts).
 // With arguments (`bun run test test/audit`), it is plain `bun test` on them; `--grouped <paths>`
@@ -28,7 +29,7 @@ const print = (text: string) => (printing = printing.then(() => Bun.write(Bun.st
 
 /** Groups run side by side; a file goes to the first group that matches it, else to "others". */
 const GROUPS: { name: string; files: RegExp }[] = [
-  { name: 'multi-node', files: /^test\/nodes\// },
+  { name: 'multi-node', files: /^test\/(nodes|workers)\// },
   { name: 'browser and end-to-end', files: /^test\/(browser|e2e)\// },
 ]
 

@@ -6,7 +6,7 @@
 // are one synchronous step after the seed, so on this single-threaded process a burst of
 // concurrent requests cannot over-admit. A crash loses at most the last second of counts.
 //
-// Several processes or nodes on one database (REUSE_PORT on SQLite, every PostgreSQL node): the
+// Several processes or nodes on one database (WORKERS or REUSE_PORT on SQLite, every PostgreSQL node): the
 // daily quota is claimed from the database in slices (quota-slices.ts: never more admitted than
 // the limit; the early-refusal bound is stated there), and the counts are the stored ones.
 //

@@ -25,8 +25,9 @@
 // requests (a probe of the scale-out bench: PostgreSQL ÷ SQLite 0.50–0.60 with 64, 0.67–0.77
 // with slices grown to 4,096; docs/performance.md); a quiet key still claims small slices.
 //
-// With `maxSlice` 1 every admission is one claim of one request: exact with no early refusal
-// (several SQLite processes on one file, REUSE_PORT).
+// With `maxSlice` 1 every admission is one claim of one request: exact with no early refusal, at
+// a write per request. Several SQLite processes on one file (WORKERS, REUSE_PORT) claim slices up
+// to MAX_SLICE as PostgreSQL nodes do (wiring/assemble.ts).
 import type { Clock } from '../clock'
 import type { Logger } from '../log'
 import type { MeterWrites } from './usage-store'

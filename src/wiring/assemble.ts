@@ -41,9 +41,9 @@ export function assembleDeps(parts: DepsParts, stores: Stores, replace: Partial<
   const audit = replace.audit ?? new AuditLog(stores.audit, log)
   const accountWrites = stores.accountWrites
   const keyMail: AppDeps['keyMail'] = (mail) => stores.enqueueMail({ to: mail.to, ...boughtKeyMail(config, mail.key, mail.product) }, mail.now)
-  // Nodes sharing the database claim quota in slices (accounts/quota-slices.ts); several SQLite
-  // processes on one file (REUSE_PORT) claim one request at a time; one process counts in memory.
-  const sharing = stores.backend === 'postgres' ? { maxSlice: MAX_SLICE } : config.reusePort ? { maxSlice: 1 } : null
+  // Nodes sharing the database claim quota in slices (accounts/quota-slices.ts), and so do several
+  // SQLite processes on one file (workers, REUSE_PORT); one process alone counts in memory.
+  const sharing = stores.backend === 'postgres' || config.reusePort ? { maxSlice: MAX_SLICE } : null
   const leadership = new Leadership(stores.leases, leaseHolder(config.nodeId), clock, log, { isDeadHolder: options.isDeadHolder })
   const node: NodeInfo = { backend: stores.backend, id: config.nodeId, leadership, databaseStatus: () => stores.status() }
   const deps = {

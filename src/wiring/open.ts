@@ -33,24 +33,53 @@ export function openSqlite(path: string, log: DepsParts['log'], durability: Dura
   return db
 }
 
+/** Throws SigningKeyMismatch when the database records another key than the signer's. */
+async function checkKey(parts: Omit<DepsParts, 'calendars'>, store: KeyRecordStore, backend: Stores['backend']): Promise<void> {
+  const { signer, config } = parts
+  if (!signer.online || !signer.key) return
+  const key = signer.key
+  await checkSigningKey(store, backend, { key_id: key.keyId, public_key: key.publicKeyHex, valid_from: key.validFrom, valid_until: key.validUntil, recorded_at: new Date(parts.clock.now()).toISOString(), recorded_by: config.nodeId })
+}
+
 /**
- * The app's dependencies over the configured database. Throws DatabaseUnavailable (cannot reach
- * DATABASE_URL), MigrationError, SigningKeyMismatch, or an Error for a file SQLite cannot open.
+ * What a supervisor does once before its workers start (WORKERS > 1): migrates the configured
+ * database and checks (or records) the signing key, then closes it, so that the workers find the
+ * store ready and a start that cannot succeed fails once, with its exit code, before any worker.
  */
-export async function openBackend(parts: DepsParts): Promise<OpenedBackend> {
-  const { config, log, signer } = parts
-  // Before anything else is built: a node with another key must not start at all.
-  const checkKey = async (store: KeyRecordStore, backend: Stores['backend']) => {
-    if (!signer.online || !signer.key) return
-    const key = signer.key
-    await checkSigningKey(store, backend, { key_id: key.keyId, public_key: key.publicKeyHex, valid_from: key.validFrom, valid_until: key.validUntil, recorded_at: new Date(parts.clock.now()).toISOString(), recorded_by: config.nodeId })
-  }
+export async function prepareBackend(parts: Omit<DepsParts, 'calendars'>): Promise<void> {
+  const { config, log } = parts
   if (config.databaseUrl) {
     const sql = await openPostgres(config.databaseUrl)
     try {
       const applied = await applyPostgresMigrations(sql, MIGRATIONS)
       if (applied.length) log.info('database migrated', { database: maskUrlPassword(config.databaseUrl), applied })
-      await checkKey(postgresKeyRecordStore(sql), 'postgres')
+      await checkKey(parts, postgresKeyRecordStore(sql), 'postgres')
+    } finally {
+      await sql.close().catch(() => {})
+    }
+    return
+  }
+  const db = openSqlite(config.databasePath, log, config.durability)
+  try {
+    await checkKey(parts, sqliteKeyRecordStore(db), 'sqlite')
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * The app's dependencies over the configured database. Throws DatabaseUnavailable (cannot reach
+ * DATABASE_URL), MigrationError, SigningKeyMismatch, or an Error for a file SQLite cannot open.
+ */
+export async function openBackend(parts: DepsParts): Promise<OpenedBackend> {
+  const { config, log } = parts
+  // Before anything else is built: a node with another key must not start at all.
+  if (config.databaseUrl) {
+    const sql = await openPostgres(config.databaseUrl)
+    try {
+      const applied = await applyPostgresMigrations(sql, MIGRATIONS)
+      if (applied.length) log.info('database migrated', { database: maskUrlPassword(config.databaseUrl), applied })
+      await checkKey(parts, postgresKeyRecordStore(sql), 'postgres')
       const stores = postgresStores(sql, config, log)
       const close = async () => {
         await stores.close()
@@ -64,7 +93,7 @@ export async function openBackend(parts: DepsParts): Promise<OpenedBackend> {
   }
   const db = openSqlite(config.databasePath, log, config.durability)
   try {
-    await checkKey(sqliteKeyRecordStore(db), 'sqlite')
+    await checkKey(parts, sqliteKeyRecordStore(db), 'sqlite')
   } catch (error) {
     db.close()
     throw error

@@ -23,6 +23,9 @@ import { calendarFloodBench, calendarFloodRows, writeCalendarFloodFigures } from
 import { machineLine } from './doc-figures'
 import { startServer } from './start-server'
 import { scaleOutBench, scaleOutHeader, scaleOutRows, writeScaleOutFigures } from './scale-out'
+import { workersBench, workersHeader, workersRows } from './workers'
+import { baselineRef, regressionBench, regressionHeader, regressionRows } from './regression'
+import { writeDocFigures } from './doc-figures'
 
 ed.hashes.sha512 = sha512
 const root = resolve(import.meta.dir, '../..')
@@ -213,3 +216,16 @@ writeCalendarFloodFigures(calendarFloodTable, `${machineLine()} (calendar-flood 
 const scaleOutTable = scaleOutRows(await scaleOutBench())
 for (const row of scaleOutTable) console.log(row)
 writeScaleOutFigures(scaleOutTable, scaleOutHeader('(scale-out figures of the same `bun run bench`)'))
+// The real service (bun src/main.ts) with WORKERS=2 against one process, alternated (issue 32).
+const workers = await workersBench()
+console.log(workersHeader(workers))
+for (const row of workersRows(workers)) console.log(row)
+writeDocFigures('workers', workersHeader(workers), workersRows(workers))
+// The regression guard: /v5/status of this checkout against BENCH_BASELINE or the latest release tag, alternated.
+const earlierBuild = baselineRef()
+if (earlierBuild) {
+  const regression = await regressionBench(earlierBuild)
+  console.log(regressionHeader(regression))
+  for (const row of regressionRows(regression)) console.log(row)
+  writeDocFigures('regression', regressionHeader(regression), regressionRows(regression))
+} else console.log('regression guard: no release tag to compare with; set BENCH_BASELINE=<commit>')

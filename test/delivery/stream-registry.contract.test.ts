@@ -65,7 +65,7 @@ forEachBackend('open streams registry', (fresh, backend) => {
   test('streams of one key opened at once on two nodes: the limit holds, each replaced once, never the new one', async () => {
     const [a, b] = await twoNodes()
     const registries = [registryOf(a), registryOf(b)]
-    const opened = await Promise.all(Array.from({ length: 10 }, (_, i) => open(i % 2 ? a : b, registries[i % 2]!, i % 2 ? 'node-a' : 'node-b', 3)))
+    const opened = await Promise.all(Array.from({ length: 10 }, (_, i) => open(i % 2 ? a : b, registries[i % 2 ? 0 : 1]!, i % 2 ? 'node-a' : 'node-b', 3)))
     const replaced = opened.flatMap((result) => result.replaced.map((row) => row.id))
     expect(replaced).toHaveLength(7)
     expect(new Set(replaced).size).toBe(7)

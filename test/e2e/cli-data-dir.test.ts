@@ -2,7 +2,7 @@
 // (data/ beside the binary) whatever the working directory, the CLI names that database on its
 // first line and creates none without --init, and the files are owner-only.
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { tempDir } from '../helpers/app'
 import { freePort, SLOW_SETUP_MS } from '../helpers/process'
@@ -88,6 +88,39 @@ describe('the CLI and the service share one data directory', () => {
       await service.exited
     }
   }, 60_000)
+})
+
+describe('WORKERS from the single binary', () => {
+  test('the supervisor starts the binary itself as its workers; both answer on the one port; SIGTERM stops them all', async () => {
+    const port = freePort()
+    const dataDir = tempDir()
+    const service = Bun.spawn([binary], { cwd: tempDir(), env: { PATH: process.env.PATH ?? '', TZ: 'UTC', PORT: String(port), HOST: '127.0.0.1', HALT_FEED_URL: 'off', LOG_LEVEL: 'info', DATA_DIR: dataDir, WORKERS: '2' }, stdout: 'pipe', stderr: 'pipe' })
+    const output = new Response(service.stdout).text()
+    try {
+      let workers: { id: string; pid: number }[] = []
+      for (let i = 0; i < 1200 && workers.length < 2; i++) {
+        await Bun.sleep(100)
+        workers = await fetch(`http://127.0.0.1:${port}/v5/health`, { keepalive: false }).then(async (r) => ((await r.json()) as { workers?: { id: string; pid: number }[] }).workers ?? [], () => [])
+      }
+      expect(workers).toHaveLength(2)
+      // Each worker is the binary itself, a child of the supervisor.
+      for (const worker of workers) {
+        expect(readFileSync(`/proc/${worker.pid}/cmdline`, 'utf8').split('\0')[0]).toBe(binary)
+        expect(readFileSync(`/proc/${worker.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]).toBe(String(service.pid))
+      }
+      const answering = new Set<string>()
+      for (let i = 0; i < 30; i++) answering.add(((await (await fetch(`http://127.0.0.1:${port}/v5/health`, { keepalive: false })).json()) as { storage: { node_id: string } }).storage.node_id)
+      expect([...answering].sort()).toEqual(workers.map((worker) => worker.id).sort())
+      service.kill('SIGTERM')
+      expect(await service.exited).toBe(0)
+      const last = (await output).trim().split('\n').at(-1)!
+      expect(JSON.parse(last)).toMatchObject({ msg: 'stopped', code: 0 })
+      for (const worker of workers) expect(() => process.kill(worker.pid, 0)).toThrow()
+    } finally {
+      service.kill('SIGKILL')
+      await service.exited
+    }
+  }, 150_000)
 })
 
 describe('--help', () => {

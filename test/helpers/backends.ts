@@ -12,7 +12,9 @@
 import type { Database } from 'bun:sqlite'
 import type { SQL } from 'bun'
 import { afterAll, describe } from 'bun:test'
+import { join } from 'node:path'
 import { openDatabase } from '../../src/store/database'
+import { tempDir } from './app'
 import { applyMigrations } from '../../src/store/migrate'
 import { MIGRATIONS } from '../../src/wiring/migrations'
 import { migratedDatabase, startClusterFirst, type TestDatabase } from './postgres'
@@ -21,6 +23,8 @@ export type BackendName = 'sqlite' | 'postgres'
 
 export interface TestBackend {
   name: BackendName
+  /** The SQLite file (the `2 workers` variant), whose further nodes open connections of their own; null in memory or on PostgreSQL. */
+  path: string | null
   /** The SQLite database (sqlite only). */
   db: Database | null
   /** The PostgreSQL pool (postgres only). */
@@ -33,29 +37,40 @@ export interface TestBackend {
 
 export const BACKENDS: readonly BackendName[] = ['sqlite', 'postgres']
 
+/**
+ * The runs of a suite: SQLite in memory, SQLite on a file with a connection per node (as the
+ * worker processes of WORKERS=2 have: test/helpers/nodes.ts), PostgreSQL.
+ */
+const VARIANTS: readonly { backend: BackendName; label: string; file: boolean }[] = [
+  { backend: 'sqlite', label: 'sqlite', file: false },
+  { backend: 'sqlite', label: 'sqlite, 2 workers', file: true },
+  { backend: 'postgres', label: 'postgres', file: false },
+]
+
 /** A fresh migrated database of one backend; closed (dropped) by `cleanup`. */
-export async function openTestBackend(name: BackendName, label: string, cleanup: (close: () => Promise<void>) => void): Promise<TestBackend> {
+export async function openTestBackend(name: BackendName, label: string, cleanup: (close: () => Promise<void>) => void, onFile = false): Promise<TestBackend> {
   if (name === 'sqlite') {
-    const db = openDatabase(':memory:')
+    const path = onFile ? join(tempDir('openbell-test-contract-'), 'openbell.sqlite') : null
+    const db = openDatabase(path ?? ':memory:')
     applyMigrations(db, MIGRATIONS)
     cleanup(async () => db.close())
-    return { name, db, sql: null, url: null, pick: (implementations) => implementations.sqlite(db) }
+    return { name, path, db, sql: null, url: null, pick: (implementations) => implementations.sqlite(db) }
   }
   const database: TestDatabase = await migratedDatabase(label)
   cleanup(() => database.drop())
-  return { name, db: null, sql: database.sql, url: database.url, pick: (implementations) => implementations.postgres(database.sql) }
+  return { name, path: null, db: null, sql: database.sql, url: database.url, pick: (implementations) => implementations.postgres(database.sql) }
 }
 
-/** Runs `suite` once per backend, as `<title> [sqlite]` and `<title> [postgres]`. */
+/** Runs `suite` once per variant, as `<title> [sqlite]`, `<title> [sqlite, 2 workers]` and `<title> [postgres]`. */
 export function forEachBackend(title: string, suite: (fresh: () => Promise<TestBackend>, backend: BackendName) => void): void {
-  for (const backend of BACKENDS) {
-    describe(`${title} [${backend}]`, () => {
+  for (const { backend, label, file } of VARIANTS) {
+    describe(`${title} [${label}]`, () => {
       const closers: (() => Promise<void>)[] = []
       if (backend === 'postgres') startClusterFirst()
       afterAll(async () => {
         await Promise.all(closers.map((close) => close()))
       })
-      suite(() => openTestBackend(backend, title, (close) => closers.push(close)), backend)
+      suite(() => openTestBackend(backend, title, (close) => closers.push(close), file), backend)
     })
   }
 }

@@ -1,9 +1,12 @@
 // Several "nodes" over one contract-test database: on PostgreSQL each node has its own pool (as
-// two service processes would), on SQLite they share the file's connection. Concurrency claims
-// (spent once, claimed once, exact limits) are tested by spreading calls over two such nodes.
+// two service processes would); on a SQLite file (the `2 workers` variant) each node after the
+// first opens its own connection, as each worker process of WORKERS=2 does; in memory they share
+// the one connection. Concurrency claims (spent once, claimed once, exact limits) are tested by
+// spreading calls over two such nodes.
 import type { Database } from 'bun:sqlite'
 import { SQL } from 'bun'
 import { afterAll } from 'bun:test'
+import { openDatabase } from '../../src/store/database'
 import type { Transactor } from '../../src/store/transaction'
 import { sqliteTransactor } from '../../src/store/sqlite-transaction'
 import { postgresTransactor } from '../../src/store/postgres-transaction'
@@ -24,12 +27,20 @@ export interface TestNode {
 /** Call inside a describe: `nodeOf(backend)` makes nodes whose pools close after the suite. */
 export function testNodes(): (backend: TestBackend) => TestNode {
   const pools: SQL[] = []
+  const connections: Database[] = []
+  const firstNode = new Set<TestBackend>()
   afterAll(async () => {
+    for (const db of connections.splice(0)) db.close()
     await Promise.all(pools.splice(0).map((pool) => pool.close()))
   })
   return (backend) => {
     if (backend.name === 'sqlite') {
-      const db = backend.db!
+      let db = backend.db!
+      if (backend.path && firstNode.has(backend)) {
+        db = openDatabase(backend.path)
+        connections.push(db)
+      }
+      firstNode.add(backend)
       return {
         backend: 'sqlite',
         transactor: sqliteTransactor(db),
