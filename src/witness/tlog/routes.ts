@@ -3,61 +3,24 @@
 // codes and the 409 body are the spec's; other refusals carry the project's error object.
 import { Elysia, t } from 'elysia'
 import type { TlogWitnessDeps } from '../deps'
-import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
-import { clientAddress } from '../../http/client-address'
-import { BodyError, readBody } from '../../http/body'
 import { sha256Hex } from '../../crypto/hash'
-import { MAX_REQUEST_BYTES, parseAddCheckpoint } from './add-checkpoint'
-
-const SPEC = 'https://c2sp.org/tlog-witness'
+import { parseAddCheckpoint } from './add-checkpoint'
+import { answer, submit, witnessFailure as fail } from './submission'
 
 export function tlogWitnessRoutes(deps: TlogWitnessDeps) {
   const witness = deps.tlogWitness
-  const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}) => new ApiError(status, code, message, { docs: SPEC }, headers)
   return new Elysia({ name: 'tlog-witness' })
     .post(
       '/add-checkpoint',
       async ({ request, server }) => {
-        const decision = witness.limiter.hit(clientAddress(request, deps.config.clientIpHeader, server), deps.clock.now())
-        if (!decision.allowed) throw fail(429, 'RATE_LIMITED', `too many requests; retry in ${decision.retryAfterSeconds} s`, { 'retry-after': String(decision.retryAfterSeconds) })
-        let bytes: Uint8Array
-        try {
-          bytes = await readBody(request, { limit: MAX_REQUEST_BYTES, timeoutMs: deps.config.bodyTimeoutMs })
-        } catch (error) {
-          if (!(error instanceof BodyError)) throw error
-          throw error.failure === 'too_large' ? fail(400, 'bad_request', `the body is over ${MAX_REQUEST_BYTES} bytes`) : fail(408, 'request_timeout', 'the body did not arrive in time', { connection: 'close' })
-        }
-        let text: string
-        try {
-          text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-        } catch {
-          throw fail(400, 'bad_request', 'the body is not UTF-8')
-        }
-        const parsed = parseAddCheckpoint(text)
-        if (!parsed) throw fail(400, 'bad_request', 'expected "old <size>", up to 63 base64 proof lines, an empty line, then the signed checkpoint, every line ending in a newline')
-        if (!witness.add) throw fail(503, 'witness_unavailable', 'the witness key is offline (no signing key is loaded)')
-        let outcome
-        try {
-          outcome = await witness.add(parsed)
-        } catch (error) {
-          deps.log.error('witness store unavailable', { error: (error as Error).message })
-          throw fail(503, 'witness_unavailable', 'the witness store is unavailable; nothing was cosigned')
-        }
-        switch (outcome.kind) {
-          case 'cosigned':
-            return new Response(outcome.lines, { headers: { 'content-type': 'text/plain; charset=utf-8' } })
-          case 'conflict':
-            return new Response(`${outcome.size}\n`, { status: 409, headers: { 'content-type': 'text/x.tlog.size' } })
-          case 'bad_request':
-            throw fail(400, 'bad_request', outcome.message)
-          case 'unknown_log':
-            throw fail(404, 'unknown_log', `this witness does not follow the log ${JSON.stringify(outcome.origin)}`)
-          case 'forbidden':
-            throw fail(403, 'bad_signature', outcome.message)
-          case 'unprocessable':
-            throw fail(422, 'inconsistent_checkpoint', outcome.message)
-        }
+        const outcome = await submit(deps, request, server, {
+          parse: parseAddCheckpoint,
+          malformed: 'expected "old <size>", up to 63 base64 proof lines, an empty line, then the signed checkpoint, every line ending in a newline',
+          run: witness.add,
+        })
+        if (outcome.kind === 'conflict') return new Response(`${outcome.size}\n`, { status: 409, headers: { 'content-type': 'text/x.tlog.size' } })
+        return answer(outcome)
       },
       {
         parse: 'none',
