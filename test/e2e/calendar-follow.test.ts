@@ -59,7 +59,12 @@ function startRelay() {
 }
 
 const health = async (service: RunningService) => (await (await fetch(`${service.base}/v5/health`)).json()) as { calendars: { data_versions: Record<string, string | null>; upstream: any } }
-const dayOn = async (service: RunningService, mic: string, date: string) => ((await (await fetch(`${service.base}/v5/calendar?mic=${mic}&from=${date}&to=${date}`)).json()) as { data_version: string; days: { kind: string; name: string | null }[] })
+/** One day's calendar answer; a refused poll fails as its status, not as a missing member. */
+const dayOn = async (service: RunningService, mic: string, date: string) => {
+  const answer = await fetch(`${service.base}/v5/calendar?mic=${mic}&from=${date}&to=${date}`)
+  if (answer.status !== 200) throw new Error(`/v5/calendar answered ${answer.status}: ${await answer.text()}`)
+  return (await answer.json()) as { data_version: string; days: { kind: string; name: string | null }[] }
+}
 
 /** Edits a file of the source and reloads it there (as its operator would). */
 async function editSource(mic: string, edit: (file: any) => void) {
@@ -98,6 +103,8 @@ beforeAll(async () => {
     SCHEDULES_DIR: followerDir, DATA_DIR: followerData, ADMIN_KEY: TEST_ADMIN_KEY, LOG_LEVEL: 'info',
     CALENDAR_UPSTREAM_URL: `http://127.0.0.1:${relayPort}`, CALENDAR_UPSTREAM_KEY: vkey, CALENDAR_UPSTREAM_INTERVAL_S: '1',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCH_INTERVAL_SECONDS: '1', NODE_EXTRA_CA_CERTS: certificate.certFile,
+    // The test polls /v5/calendar from one address every 20 ms: past the default per-address rate.
+    CALENDAR_RATE_PER_MINUTE: '100000',
   }
   follower = await startService(followerEnv, { startMs: 60_000 })
 }, SLOW_SETUP_MS)

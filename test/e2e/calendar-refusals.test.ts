@@ -39,7 +39,12 @@ async function publish(): Promise<{ code: number; stdout: string; stderr: string
 
 type Health = { calendars: { data_versions: Record<string, string | null>; upstream: { status: string; last_applied_serial: number | null; last_refusal: { reason: string; detail: string; serial: number | null } | null } } }
 const health = async () => (await (await fetch(`${follower.base}/v5/health`)).json()) as Health
-const dayOn = async (mic: string, date: string) => ((await (await fetch(`${follower.base}/v5/calendar?mic=${mic}&from=${date}&to=${date}`)).json()) as { data_version: string; days: { kind: string }[] }).days[0]!.kind
+/** One day's kind on the follower; a refused poll fails as its status, not as a missing member. */
+const dayOn = async (mic: string, date: string) => {
+  const answer = await fetch(`${follower.base}/v5/calendar?mic=${mic}&from=${date}&to=${date}`)
+  if (answer.status !== 200) throw new Error(`/v5/calendar answered ${answer.status}: ${await answer.text()}`)
+  return ((await answer.json()) as { data_version: string; days: { kind: string }[] }).days[0]!.kind
+}
 
 const fileLine = (mic: string, body: string | Uint8Array, version: string): ManifestFile => ({ mic, data_version: version, sha256: sha256Hex(body), size: typeof body === 'string' ? Buffer.byteLength(body) : body.length })
 const publishedBytes = (mic: string) => readFileSync(join(staticDir, 'v5', 'calendars', 'files', `${mic}.json`))
@@ -75,7 +80,9 @@ beforeAll(async () => {
       return existsSync(file) && !path.includes('..') ? new Response(Bun.file(file)) : new Response('not found', { status: 404 })
     },
   })
-  follower = await startService({ SCHEDULES_DIR: followerDir, DATA_DIR: tempDir(), CALENDAR_UPSTREAM_URL: `http://127.0.0.1:${server.port}/`, CALENDAR_UPSTREAM_KEY: vkey, CALENDAR_UPSTREAM_INTERVAL_S: '1' }, { startMs: 60_000 })
+  follower = await startService({ SCHEDULES_DIR: followerDir, DATA_DIR: tempDir(), CALENDAR_UPSTREAM_URL: `http://127.0.0.1:${server.port}/`, CALENDAR_UPSTREAM_KEY: vkey, CALENDAR_UPSTREAM_INTERVAL_S: '1',
+    // The test polls /v5/calendar from one address every 20 ms: past the default per-address rate.
+    CALENDAR_RATE_PER_MINUTE: '100000' }, { startMs: 60_000 })
 }, SLOW_SETUP_MS)
 
 afterAll(async () => {
