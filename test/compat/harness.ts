@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { issueKey } from '../../src/accounts/keys'
 import { sealedDigest } from '../../src/audit/digest'
 import { makeTestApp, tempDir, TEST_ADMIN_KEY, type TestApp } from '../helpers/app'
+import { sealWithLogSizeInReceipt } from '../helpers/legacy-digest'
 
 export const SEALED_DAYS = { beforeLog: '2026-03-09', withLogSizeInReceipt: '2026-03-10', now: '2026-03-11' } as const
 const FIXTURES = join(import.meta.dir, '../fixtures/transparency')
@@ -28,16 +29,11 @@ export interface CompatService {
 }
 
 async function seal(t: TestApp, date: string, howWithLogSize: boolean): Promise<void> {
+  // Two receipts a day from the first, so the log held 4 at the end of the second day.
+  if (howWithLogSize) return sealWithLogSizeInReceipt(t, date, 4)
   await t.deps.audit.flush()
   const tree = await t.deps.auditTrail.trees.tree(date)
-  await t.deps.audit.store.insertDigest(date, tree.size, [], (previous) => {
-    const row = sealedDigest(t.deps.signer, t.config.issuer, date, tree, ['XNYS'], previous, new Date(t.clock.now()).toISOString())
-    if (!howWithLogSize) return row
-    // As the release before migration 13 signed it: the log size among the receipt's members.
-    const { signature: _signature, ...fields } = JSON.parse(row.signed_json) as Record<string, string>
-    // Two receipts a day from the first, so the log held 4 at the end of the second day.
-    return { ...row, signed_json: JSON.stringify(t.deps.signer.signFields({ ...fields, log_tree_size: '4' })) }
-  })
+  await t.deps.audit.store.insertDigest(date, tree.size, [], (previous) => sealedDigest(t.deps.signer, t.config.issuer, date, tree, ['XNYS'], previous, new Date(t.clock.now()).toISOString()))
 }
 
 export async function startCompatService(): Promise<CompatService> {

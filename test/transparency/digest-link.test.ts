@@ -5,8 +5,8 @@
 // the log has integrated them.
 import { expect, test } from 'bun:test'
 import { issueKey } from '../../src/accounts/keys'
-import { sealedDigest } from '../../src/audit/digest'
 import { makeTestApp } from '../helpers/app'
+import { sealWithLogSizeInReceipt } from '../helpers/legacy-digest'
 import { verifyWithRegistry, type KeyRegistry } from '../helpers/verify'
 
 async function setup() {
@@ -52,14 +52,7 @@ test('a digest sealed while its receipt signed log_tree_size: signed again over 
   // 2026-03-09 sealed as the release before migration 13 sealed it: log_tree_size among the receipt's signed members.
   harness.clock.set('2026-03-10T00:00:20.000Z')
   const store = harness.deps.audit.store
-  await harness.deps.audit.flush()
-  const tree = await harness.deps.auditTrail.trees.tree('2026-03-09')
-  await store.insertDigest('2026-03-09', tree.size, [], (previous) => {
-    const row = sealedDigest(harness.deps.signer, harness.config.issuer, '2026-03-09', tree, ['XNYS'], previous, '2026-03-10T00:00:10.000Z')
-    const published = JSON.parse(row.signed_json) as Record<string, string>
-    const { signature: _signature, ...fields } = published
-    return { ...row, signed_json: JSON.stringify(harness.deps.signer.signFields({ ...fields, log_tree_size: '1' })), log_receipt_json: null }
-  })
+  await sealWithLogSizeInReceipt(harness, '2026-03-09', 1)
   const keys = (await harness.json('/v5/keys')).body
   const before = (await harness.json('/v5/audit/digest?date=2026-03-09')).body
   // What a client written from the specification met: a receipt with a member digest_fields does not list.
