@@ -10,7 +10,7 @@ import { ml_dsa44 } from '@noble/post-quantum/ml-dsa.js'
 import { MlDsaCosigner } from '../../src/transparency/ml-dsa'
 import { checkpointText } from '../../src/transparency/checkpoint'
 import { logKeys } from '../../src/transparency/keys'
-import { testSigner } from '../helpers/app'
+import { removeTempDirs, testSigner } from '../helpers/app'
 import { serviceVectors } from '../helpers/signed-vectors'
 
 function timePer(iterations: number, work: (i: number) => void): number {
@@ -42,4 +42,6 @@ const live = vectors.objects[0]!
 console.log(`@openbell/verify verifySigned (a receipt): ${ms(timePer(200, () => verifySigned(live.object, vectors.keys as never, { now: live.at })))}`)
 console.log(`@openbell/verify verifyReceiptProof (a receipt's tlog-proof: 2 log and 2 witness signatures, 2 of them ML-DSA-44): ${ms(timePer(20, () => verifyReceiptProof(vectors.receiptText, vectors.proof, vectors.policy)))}`)
 console.log(`a tlog-proof's size: ${vectors.proof.length} bytes; the policy: ${vectors.policy.length} bytes`)
+// The service that made the vectors kept its data directory (a temp dir of the test helpers).
+removeTempDirs()
 process.exit(0)
