@@ -4,13 +4,11 @@ import { Elysia, t } from 'elysia'
 import type { TransparencyDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
-import { addDays } from '../../audit/dates'
 import { consistencyProof, inclusionProof } from '../proofs'
 import { base64 } from '../note'
-import { logPositionOf } from '../locate'
 import { orUnavailable } from './log'
+import { RECEIPT_ID, receiptLeafIndex } from './receipt-leaf'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const SIZE = /^(0|[1-9][0-9]{0,15})$/
 
 export function proofRoutes(deps: TransparencyDeps) {
@@ -46,15 +44,9 @@ export function proofRoutes(deps: TransparencyDeps) {
       '/log/proof/inclusion',
       async ({ query }) => {
         const receiptId = query.id ?? ''
-        if (!UUID.test(receiptId)) throw new ApiError(400, 'INVALID_RECEIPT_ID', 'id must be the receipt_id (lowercase UUID) of a live receipt')
+        if (!RECEIPT_ID.test(receiptId)) throw new ApiError(400, 'INVALID_RECEIPT_ID', 'id must be the receipt_id (lowercase UUID) of a live receipt')
         const { value: treeSize, state } = await size('size', query.size, 1)
-        const seq = await orUnavailable(async () => {
-          const last = await deps.audit.store.lastDigest()
-          const firstUnsealed = last ? addDays(last.date, 1) : await deps.auditTrail.sealer.startedOn()
-          return logPositionOf({ store: deps.audit.store, trees: deps.auditTrail.trees }, receiptId, firstUnsealed)
-        })
-        if (seq === null || seq < state.baseSeq) throw new ApiError(404, 'RECEIPT_NOT_FOUND', 'no live receipt with this id is in the log (demo and sample-door receipts are not logged)')
-        const index = seq - state.baseSeq
+        const index = await receiptLeafIndex(deps, receiptId, state.baseSeq)
         if (index >= treeSize) throw new ApiError(400, 'SIZE_OUT_OF_RANGE', `the receipt is leaf ${index}: it is in trees of size ${index + 1} and larger`, { leaf_index: index })
         return { id: receiptId, leaf_index: index, size: treeSize, hashes: hashes(await orUnavailable(() => inclusionProof(reader.nodes(treeSize), index, treeSize))) }
       },

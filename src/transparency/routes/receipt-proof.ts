@@ -8,12 +8,10 @@ import { formatTlogProof, utf8 } from '@openbell/verify'
 import type { TransparencyDeps } from '../deps'
 import { ApiError } from '../../http/errors'
 import { responses } from '../../http/openapi'
-import { addDays } from '../../audit/dates'
 import { inclusionProof } from '../proofs'
-import { logPositionOf } from '../locate'
 import { orUnavailable } from './log'
+import { RECEIPT_ID, receiptLeafIndex } from './receipt-leaf'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export const TLOG_PROOF_CONTENT_TYPE = 'text/plain; charset=utf-8'
 
 export function receiptProofRoutes(deps: TransparencyDeps) {
@@ -24,15 +22,9 @@ export function receiptProofRoutes(deps: TransparencyDeps) {
     '/log/proof/receipt/:id',
     async ({ params }) => {
       const receiptId = params.id
-      if (!UUID.test(receiptId)) throw new ApiError(400, 'INVALID_RECEIPT_ID', 'the path ends in the receipt_id (lowercase UUID) of a live receipt')
+      if (!RECEIPT_ID.test(receiptId)) throw new ApiError(400, 'INVALID_RECEIPT_ID', 'the path ends in the receipt_id (lowercase UUID) of a live receipt')
       const state = await orUnavailable(() => reader.latest())
-      const seq = await orUnavailable(async () => {
-        const last = await deps.audit.store.lastDigest()
-        const firstUnsealed = last ? addDays(last.date, 1) : await deps.auditTrail.sealer.startedOn()
-        return logPositionOf({ store: deps.audit.store, trees: deps.auditTrail.trees }, receiptId, firstUnsealed)
-      })
-      if (seq === null || seq < state.baseSeq) throw new ApiError(404, 'RECEIPT_NOT_FOUND', 'no live receipt with this id is in the log (demo and sample-door receipts are not logged)')
-      const index = seq - state.baseSeq
+      const index = await receiptLeafIndex(deps, receiptId, state.baseSeq)
       if (state.checkpoint === null || index >= state.checkpointSize)
         throw new ApiError(404, 'RECEIPT_NOT_INTEGRATED', `the receipt is logged (leaf ${index}) but no checkpoint covers it yet; retry in ${retryAfter} s`, { leaf_index: index }, { 'retry-after': retryAfter })
       const size = state.checkpointSize
