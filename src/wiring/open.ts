@@ -41,6 +41,13 @@ async function checkKey(parts: Omit<DepsParts, 'calendars'>, store: KeyRecordSto
   await checkSigningKey(store, backend, { key_id: key.keyId, public_key: key.publicKeyHex, valid_from: key.validFrom, valid_until: key.validUntil, recorded_at: new Date(parts.clock.now()).toISOString(), recorded_by: config.nodeId })
 }
 
+/** A PostgreSQL database brought to this build's schema, and this node's key checked against it. */
+async function migrateAndCheckKey(parts: Omit<DepsParts, 'calendars'>, sql: Awaited<ReturnType<typeof openPostgres>>, url: string): Promise<void> {
+  const applied = await applyPostgresMigrations(sql, MIGRATIONS)
+  if (applied.length) parts.log.info('database migrated', { database: maskUrlPassword(url), applied })
+  await checkKey(parts, postgresKeyRecordStore(sql), 'postgres')
+}
+
 /**
  * What a supervisor does once before its workers start (WORKERS > 1): migrates the configured
  * database and checks (or records) the signing key, then closes it, so that the workers find the
@@ -51,9 +58,7 @@ export async function prepareBackend(parts: Omit<DepsParts, 'calendars'>): Promi
   if (config.databaseUrl) {
     const sql = await openPostgres(config.databaseUrl)
     try {
-      const applied = await applyPostgresMigrations(sql, MIGRATIONS)
-      if (applied.length) log.info('database migrated', { database: maskUrlPassword(config.databaseUrl), applied })
-      await checkKey(parts, postgresKeyRecordStore(sql), 'postgres')
+      await migrateAndCheckKey(parts, sql, config.databaseUrl)
     } finally {
       await sql.close().catch(() => {})
     }
@@ -77,9 +82,7 @@ export async function openBackend(parts: DepsParts): Promise<OpenedBackend> {
   if (config.databaseUrl) {
     const sql = await openPostgres(config.databaseUrl)
     try {
-      const applied = await applyPostgresMigrations(sql, MIGRATIONS)
-      if (applied.length) log.info('database migrated', { database: maskUrlPassword(config.databaseUrl), applied })
-      await checkKey(parts, postgresKeyRecordStore(sql), 'postgres')
+      await migrateAndCheckKey(parts, sql, config.databaseUrl)
       const stores = postgresStores(sql, config, log)
       const close = async () => {
         await stores.close()

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Address, Hex } from 'viem'
 import { Pair, keyed } from '../helpers/two-nodes'
 import { clockOffsetTo, SLOW_SETUP_MS } from '../helpers/process'
+import { closeStreams, endedStreams, openStreams } from '../helpers/open-streams'
 import { startClusterFirst } from '../helpers/postgres'
 import { startSmtp, SMTP_PASSWORD, SMTP_USER, type TestSmtp } from '../helpers/smtp'
 import { startChain, type LocalChain } from '../helpers/chain'
@@ -161,32 +162,14 @@ describe('limits across two nodes', () => {
 
   test('streams: a one-stream key opened six times at once over both nodes keeps exactly one; the others end replaced', async () => {
     const { key } = await issueKey(accounts(), { plan: 'free', now: new Date() })
-    const streams = await Promise.all(
-      Array.from({ length: 6 }, async () => {
-        const response = await pair.fetch('/v5/stream?mic=XNYS', { headers: keyed(key, { accept: 'text/event-stream' }) })
-        expect(response.status).toBe(200)
-        const reader = response.body!.getReader()
-        const stream = { text: '', ended: false, reader }
-        void (async () => {
-          for (;;) {
-            const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }))
-            if (done) break
-            stream.text += new TextDecoder().decode(value)
-          }
-          stream.ended = true
-        })()
-        return stream
-      }),
-    )
+    const streams = await openStreams(6, () => pair.fetch('/v5/stream?mic=XNYS', { headers: keyed(key, { accept: 'text/event-stream' }) }))
     // Replacements on another node arrive by notification: give them a moment.
-    const deadline = Date.now() + 10_000
-    while (streams.filter((stream) => stream.ended).length < 5 && Date.now() < deadline) await Bun.sleep(50)
-    await Bun.sleep(1500)
-    expect(streams.filter((stream) => stream.ended).length).toBe(5)
-    expect(streams.filter((stream) => stream.ended).every((stream) => stream.text.includes('event: replaced'))).toBe(true)
+    const ended = await endedStreams(streams, 5)
+    expect(ended.length).toBe(5)
+    expect(ended.every((stream) => stream.text.includes('event: replaced'))).toBe(true)
     const [open] = await pair.database.sql`SELECT count(*)::int AS n FROM open_streams`
     expect(open).toEqual({ n: 1 })
-    for (const stream of streams) await stream.reader.cancel().catch(() => {})
+    await closeStreams(streams)
   }, 30_000)
 
   test('payments: a transfer sent to both nodes at once buys credits once; an x402 proof pays for one receipt', async () => {

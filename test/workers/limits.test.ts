@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Workers } from '../helpers/workers'
 import { clockOffsetTo, SLOW_SETUP_MS } from '../helpers/process'
+import { closeStreams, endedStreams, openStreams } from '../helpers/open-streams'
 import { clientKey, submission } from '../helpers/checkpoints'
 import { issueKey } from '../../src/accounts/keys'
 import { INSTANT_PER_ADDRESS_PER_DAY } from '../../src/accounts/offers'
@@ -109,30 +110,12 @@ describe('limits across two workers on one SQLite file', () => {
 
   test('streams: a one-stream key opened six times at once over both workers keeps exactly one; the others end replaced', async () => {
     const { key } = await issueKey(workers.accounts(), { plan: 'free', now: new Date() })
-    const streams = await Promise.all(
-      Array.from({ length: 6 }, async () => {
-        const response = await workers.fetch('/v5/stream?mic=XNYS', { headers: keyed(key, { accept: 'text/event-stream' }) })
-        expect(response.status).toBe(200)
-        const reader = response.body!.getReader()
-        const stream = { text: '', ended: false, reader }
-        void (async () => {
-          for (;;) {
-            const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }))
-            if (done) break
-            stream.text += new TextDecoder().decode(value)
-          }
-          stream.ended = true
-        })()
-        return stream
-      }),
-    )
+    const streams = await openStreams(6, () => workers.fetch('/v5/stream?mic=XNYS', { headers: keyed(key, { accept: 'text/event-stream' }) }))
     // A stream replaced through the other worker ends at that worker's next look (every second).
-    const deadline = Date.now() + 10_000
-    while (streams.filter((stream) => stream.ended).length < 5 && Date.now() < deadline) await Bun.sleep(50)
-    await Bun.sleep(1500)
-    expect(streams.filter((stream) => stream.ended).length).toBe(5)
-    expect(streams.filter((stream) => stream.ended).every((stream) => stream.text.includes('event: replaced'))).toBe(true)
+    const ended = await endedStreams(streams, 5)
+    expect(ended.length).toBe(5)
+    expect(ended.every((stream) => stream.text.includes('event: replaced'))).toBe(true)
     expect(one('SELECT count(*) AS n FROM open_streams')).toEqual({ n: 1 })
-    for (const stream of streams) await stream.reader.cancel().catch(() => {})
+    await closeStreams(streams)
   }, 30_000)
 })
