@@ -6,6 +6,7 @@ import { identityOf, unavailableReason } from './directory'
 import { parseMic } from './mic-param'
 import type { Mic } from './mics'
 import type { CalendarRegistry, CalendarSnapshot } from './registry'
+import type { AnswerCache, CachedAnswer } from './answer-cache'
 
 export interface CalendarQuery {
   mic: Mic
@@ -24,6 +25,11 @@ export function calendarAnswer(snapshot: CalendarSnapshot, { mic, range }: Calen
   return calendarView(entry?.state === 'loaded' ? entry.calendar : null, identityOf(snapshot, mic), range, unavailableReason(snapshot, mic))
 }
 
-export function marketCalendar(calendars: CalendarRegistry, query: { mic?: string; from?: string; to?: string }, now: number) {
-  return calendarAnswer(calendars.snapshot(), parseCalendarQuery(query, now))
+/** The answer's key in the answer cache: the query with its defaults resolved. */
+export const calendarAnswerKey = ({ mic, range }: CalendarQuery): string => `calendar ${mic} ${range.from} ${range.to}`
+
+/** The answer as /v5/calendar serves it, from the answer cache (built once per snapshot and query). */
+export function cachedCalendarAnswer(calendars: CalendarRegistry, answers: AnswerCache, asked: CalendarQuery): CachedAnswer {
+  const snapshot = calendars.snapshot()
+  return answers.answer(snapshot, calendarAnswerKey(asked), () => calendarAnswer(snapshot, asked))
 }

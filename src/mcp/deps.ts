@@ -5,6 +5,7 @@ import type { Config } from '../config'
 import type { Clock } from '../clock'
 import type { Signer } from '../crypto/signer'
 import type { CalendarRegistry } from '../calendar/registry'
+import type { AnswerCache } from '../calendar/answer-cache'
 import type { BearerDeps, MeterDeps } from '../accounts/deps'
 import type { IssueDeps } from '../market/deps'
 import type { McpUsage } from './usage'
@@ -17,6 +18,8 @@ export interface McpToolDeps {
   clock: Clock
   signer: Signer
   calendars: CalendarRegistry
+  /** get_market_calendar answers from the calendar routes' cache. */
+  calendarAnswers: AnswerCache
   /** verify_receipt checks a receipt's tlog-proof under the log's published policy. */
   transparency: TransparencyLog
 }

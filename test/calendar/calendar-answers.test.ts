@@ -53,6 +53,32 @@ describe('calendar answers: once per snapshot and query, ETag and Cache-Control'
     expect(built() - before).toBe(4)
   })
 
+  test('the get_market_calendar tool answers from the same cache: one build for the route and the tool, the same days', async () => {
+    const built = () => t.deps.calendarAnswers.built
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'test', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} }
+    const callTool = async (args: Record<string, string>) => {
+      const answer = await t.request('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_market_calendar' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_calendar', arguments: args, _meta: meta } }),
+      })
+      expect(answer.status).toBe(200)
+      return ((await answer.json()) as { result: { structuredContent: unknown; content: { text: string }[]; isError?: boolean } }).result
+    }
+    const before = built()
+    const fromTool = await callTool({ mic: 'XPAR', from: '2027-01-01', to: '2027-12-31' })
+    expect(fromTool.isError).toBeFalsy()
+    expect(built() - before).toBe(1)
+    const fromRoute = await (await t.request('/v5/calendar?mic=XPAR&from=2027-01-01&to=2027-12-31')).json()
+    expect(fromTool.structuredContent).toEqual(fromRoute)
+    expect(JSON.parse(fromTool.content[0]!.text)).toEqual(fromRoute)
+    await callTool({ from: '2027-01-01', to: '2027-12-31', mic: 'XPAR' })
+    expect(built() - before).toBe(1)
+    // A refusal is the tool's error object, and nothing is built for it.
+    expect((await callTool({ mic: 'XPAR', from: '2027-02-30' })).structuredContent).toMatchObject({ error: 'INVALID_FROM' })
+    expect(built() - before).toBe(1)
+  })
+
   test('Cache-Control of a range taken from today ends with the UTC day', async () => {
     const late = makeTestApp({ now: '2027-03-10T23:59:00.000Z' })
     expect((await late.request('/v5/holidays/upcoming?days=30')).headers.get('cache-control')).toBe('public, max-age=60')

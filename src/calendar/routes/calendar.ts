@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia'
 import type { CalendarDeps } from '../deps'
 import { responses } from '../../http/openapi'
-import { calendarAnswer, parseCalendarQuery } from '../calendar-answer'
+import { cachedCalendarAnswer, parseCalendarQuery } from '../calendar-answer'
 import { answerCacheControl } from '../answer-cache'
 import { cachedJson, limitCalendarCaller } from './answers'
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../date-range'
@@ -36,8 +36,7 @@ export function calendarRoutes(deps: CalendarDeps) {
       if (refused) return refused
       const now = deps.clock.now()
       const asked = parseCalendarQuery(query, now)
-      const snapshot = deps.calendars.snapshot()
-      const answer = deps.calendarAnswers.answer(snapshot, `calendar ${asked.mic} ${asked.range.from} ${asked.range.to}`, () => calendarAnswer(snapshot, asked))
+      const answer = cachedCalendarAnswer(deps.calendars, deps.calendarAnswers, asked)
       return cachedJson(request, answer, answerCacheControl(now, asked.fromToday))
     },
     {
