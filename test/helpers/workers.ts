@@ -106,13 +106,21 @@ export class Workers {
     return (await (await this.fetch('/v5/health')).json()) as Health
   }
 
-  /** Waits until /v5/health lists `count` workers, none of them in `without` (pids). */
+  /**
+   * Waits until /v5/health lists `count` workers, none of them in `without` (pids), as answered by
+   * each of them: a worker signs its health at most once a second, so one that answered just
+   * before the supervisor's news may list the old workers for up to a second more.
+   */
   async waitForWorkers(count: number, ms: number, without: number[] = []): Promise<WorkerEntry[]> {
     const deadline = Date.now() + ms
+    const agreed = new Set<string>()
     for (;;) {
       try {
-        const { workers } = await this.health()
-        if (workers?.length === count && workers.every((worker) => !without.includes(worker.pid))) return workers
+        const { workers, storage } = await this.health()
+        if (workers?.length === count && workers.every((worker) => !without.includes(worker.pid))) {
+          agreed.add(storage.node_id)
+          if (workers.every((worker) => agreed.has(worker.id))) return workers
+        }
       } catch {
         // not listening yet, or a worker restarting
       }
