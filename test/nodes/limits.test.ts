@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Address, Hex } from 'viem'
 import { Pair, keyed } from '../helpers/two-nodes'
 import { clockOffsetTo, SLOW_SETUP_MS } from '../helpers/process'
+import { burst as burstThrough, statuses } from '../helpers/bursts'
 import { closeStreams, endedStreams, openStreams } from '../helpers/open-streams'
 import { startClusterFirst } from '../helpers/postgres'
 import { startSmtp, SMTP_PASSWORD, SMTP_USER, type TestSmtp } from '../helpers/smtp'
 import { startChain, type LocalChain } from '../helpers/chain'
-import { clientKey, submission } from '../helpers/checkpoints'
+import { clientKey, postJson, submission } from '../helpers/checkpoints'
 import { issueKey } from '../../src/accounts/keys'
 import { postgresAccountStore } from '../../src/accounts/store-postgres'
 import { INSTANT_PER_ADDRESS_PER_DAY } from '../../src/accounts/offers'
@@ -62,18 +63,8 @@ afterAll(async () => {
 
 const accounts = () => postgresAccountStore(pair.database.sql)
 const from = (address: string) => ({ 'x-real-ip': address })
-const postJson = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
-/** `count` requests at once, spread round-robin over the two nodes; their statuses and bodies. */
-async function burst(count: number, request: (i: number) => [string, RequestInit?]) {
-  return Promise.all(
-    Array.from({ length: count }, async (_, i) => {
-      const [path, init] = request(i)
-      const response = await pair.fetch(path, init)
-      return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, any> }
-    }),
-  )
-}
-const statuses = (answers: { status: number }[]) => answers.reduce<Record<number, number>>((counts, answer) => ({ ...counts, [answer.status]: (counts[answer.status] ?? 0) + 1 }), {})
+/** `count` requests at once, spread round-robin over the two nodes. */
+const burst = (count: number, request: (i: number) => [string, RequestInit?]) => burstThrough((path, init) => pair.fetch(path, init), count, request)
 
 describe('limits across two nodes', () => {
   test('free daily limit: three times the limit at once admits exactly the limit', async () => {

@@ -7,8 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Workers } from '../helpers/workers'
 import { clockOffsetTo, SLOW_SETUP_MS } from '../helpers/process'
+import { burst as burstThrough, statuses } from '../helpers/bursts'
 import { closeStreams, endedStreams, openStreams } from '../helpers/open-streams'
-import { clientKey, submission } from '../helpers/checkpoints'
+import { clientKey, postJson, submission } from '../helpers/checkpoints'
 import { issueKey } from '../../src/accounts/keys'
 import { INSTANT_PER_ADDRESS_PER_DAY } from '../../src/accounts/offers'
 
@@ -31,19 +32,9 @@ afterAll(async () => {
 
 const keyed = (key: string, extra: Record<string, string> = {}) => ({ 'x-oracle-key': key, ...extra })
 const from = (address: string) => ({ 'x-real-ip': address })
-const postJson = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
 const one = <T>(sql: string, ...values: (string | number)[]) => workers.database().query(sql).get(...values) as T
-/** `count` requests at once, each on its own connection; their statuses and bodies. */
-async function burst(count: number, request: (i: number) => [string, RequestInit?]) {
-  return Promise.all(
-    Array.from({ length: count }, async (_, i) => {
-      const [path, init] = request(i)
-      const response = await workers.fetch(path, init)
-      return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, any> }
-    }),
-  )
-}
-const statuses = (answers: { status: number }[]) => answers.reduce<Record<number, number>>((counts, answer) => ({ ...counts, [answer.status]: (counts[answer.status] ?? 0) + 1 }), {})
+/** `count` requests at once, each on its own connection. */
+const burst = (count: number, request: (i: number) => [string, RequestInit?]) => burstThrough((path, init) => workers.fetch(path, init), count, request)
 
 describe('limits across two workers on one SQLite file', () => {
   test('the requests reach both workers', async () => {
